@@ -1,0 +1,171 @@
+/* megartp: a C runtime that runs the decode step of an LLM layer as one persistent GPU
+ * kernel driven by a host-generated plan, and the same graph as the schedules it competes
+ * with. This header is the whole public API: contexts and errors, the OpGraph, plans,
+ * executors. See docs/ARCHITECTURE.md.
+ *
+ * Pipeline: OpGraph (tensors, ops) -> TaskGraph (tiles, regions, events) -> Plan
+ * (per-worker instruction queues, OperandPtrTable) -> executor (cpu | serial | cmp | mega). */
+#ifndef MEGARTP_H
+#define MEGARTP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "megartp_isa.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status and context ------------------------------------------------------------ */
+
+typedef enum mrt_status {
+    MRT_OK = 0,
+    MRT_ERR_INVALID,     /* a bad argument: null, out of range, unknown name */
+    MRT_ERR_SHAPE,       /* shapes of an op's tensors do not fit together */
+    MRT_ERR_DTYPE,       /* a tensor has the wrong element type for its slot */
+    MRT_ERR_GRAPH,       /* a cycle, a tensor with two producers, an op with no outputs */
+    MRT_ERR_UNKNOWN_OP,  /* no op kind of that name */
+    MRT_ERR_RACE,        /* a plan whose reads are not protected by its waits */
+    MRT_ERR_DEADLOCK,    /* a plan whose queues cannot all finish */
+    MRT_ERR_LIMIT,       /* a fixed capacity (ABI fields, table sizes) is exceeded */
+    MRT_ERR_NOMEM,
+    MRT_ERR_MISMATCH,    /* a result differs from its reference beyond tolerance */
+    MRT_ERR_UNSUPPORTED  /* valid, but not built here (no GPU, no CUDA) */
+} mrt_status;
+
+const char *mrt_status_name(mrt_status s);
+
+/* A context owns every graph, plan and buffer made through it and holds the message
+ * of the last error. Library calls never exit or abort. */
+typedef struct mrt_context mrt_context;
+
+mrt_context *mrt_context_new(void);
+void mrt_context_free(mrt_context *ctx);
+const char *mrt_last_error(const mrt_context *ctx);
+
+/* ---- OpGraph ----------------------------------------------------------------------- */
+
+typedef enum mrt_dtype { MRT_BF16, MRT_E4M3, MRT_F32, MRT_I32, MRT_U8, MRT_DTYPE_COUNT } mrt_dtype;
+typedef enum mrt_role {
+    MRT_ROLE_INPUT,     /* supplied every step (activations, positions, block table) */
+    MRT_ROLE_WEIGHT,    /* bound once */
+    MRT_ROLE_OUTPUT,    /* read by the caller after the step */
+    MRT_ROLE_WORKSPACE, /* produced and consumed inside the step */
+    MRT_ROLE_CACHE,     /* persistent across steps, updated in place (KV caches) */
+    MRT_ROLE_COUNT
+} mrt_role;
+
+#define MRT_MAX_DIMS 4
+#define MRT_MAX_OP_IO 12
+#define MRT_MAX_TENSORS 128
+#define MRT_MAX_OPS 32
+
+typedef struct mrt_graph mrt_graph;
+typedef struct mrt_tensor mrt_tensor;
+typedef struct mrt_op mrt_op;
+
+/* Op parameters: small op-defined integers and floats (documented per op kind in
+ * src/ops/<kind>.c). Tiling hints for the article's `seed` tiling also live here. */
+typedef struct mrt_op_params {
+    int32_t i[8];
+    float f[4];
+    int32_t seed_block_m, seed_block_n, seed_split, seed_chunk; /* 0 = op default */
+} mrt_op_params;
+
+mrt_graph *mrt_graph_new(mrt_context *ctx);
+void mrt_graph_free(mrt_graph *g);
+
+/* A tensor of up to 4 dims. Returns NULL (with a message in ctx) on bad arguments. */
+mrt_tensor *mrt_tensor_new(mrt_graph *g, const char *name, mrt_dtype dtype, mrt_role role,
+                           int ndim, const int64_t *dims);
+
+/* An op of kind `kind` (e.g. "gemm_fp8"), reading `in` and writing `out`. The op's shapes
+ * and dtypes are checked by mrt_graph_validate, not here, so a graph can be assembled in
+ * any order. Returns NULL on an unknown kind or bad arguments. */
+mrt_op *mrt_op_new(mrt_graph *g, const char *kind, const char *name, int n_in,
+                   mrt_tensor *const *in, int n_out, mrt_tensor *const *out,
+                   const mrt_op_params *params);
+
+/* Checks the whole graph: known kinds, every op's shapes and dtypes, one producer per
+ * tensor, no cycles, no empty dimension. */
+mrt_status mrt_graph_validate(mrt_graph *g);
+
+int mrt_graph_num_ops(const mrt_graph *g);
+int mrt_graph_num_tensors(const mrt_graph *g);
+mrt_op *mrt_graph_op(const mrt_graph *g, int i);
+mrt_op *mrt_graph_find_op(const mrt_graph *g, const char *name);
+mrt_tensor *mrt_graph_tensor(const mrt_graph *g, int i);
+mrt_tensor *mrt_graph_find_tensor(const mrt_graph *g, const char *name);
+const char *mrt_op_name(const mrt_op *op);
+const char *mrt_op_kind(const mrt_op *op);
+const char *mrt_tensor_name(const mrt_tensor *t);
+mrt_dtype mrt_tensor_dtype(const mrt_tensor *t);
+mrt_role mrt_tensor_role(const mrt_tensor *t);
+int mrt_tensor_ndim(const mrt_tensor *t);
+int64_t mrt_tensor_dim(const mrt_tensor *t, int d);
+size_t mrt_tensor_bytes(const mrt_tensor *t); /* logical size (one partial) */
+size_t mrt_dtype_size(mrt_dtype d);
+const char *mrt_dtype_name(mrt_dtype d);
+
+/* ---- Plans ------------------------------------------------------------------------- */
+
+typedef enum mrt_policy { MRT_POLICY_ROUNDROBIN } mrt_policy;
+typedef enum mrt_tiling { MRT_TILING_DEFAULT, MRT_TILING_SEED } mrt_tiling;
+typedef enum mrt_pairing { MRT_PAIRING_AUTO, MRT_PAIRING_WHOLE } mrt_pairing;
+
+typedef struct mrt_plan_opts {
+    int workers;        /* queues, one per SM (default 132, an H200) */
+    mrt_policy policy;
+    mrt_tiling tiling;
+    mrt_pairing pairing; /* WHOLE forces the `whole` strategy on every edge */
+    int fuse_events;     /* merge events whose producers are the same tasks (Mirage) */
+    const char *ops;     /* comma list of op names to plan, NULL = the tiling's default */
+} mrt_plan_opts;
+
+mrt_plan_opts mrt_plan_opts_default(void);
+
+typedef struct mrt_plan mrt_plan;
+
+/* Validates the graph, expands tiles, lowers to tasks and events, places queues, encodes
+ * instructions and runs the verifier. On error *out is NULL and ctx holds the message. */
+mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **out);
+void mrt_plan_free(mrt_plan *p);
+
+/* Proves the plan race-free and deadlock-free from its encoded instructions. */
+mrt_status mrt_plan_verify(mrt_plan *p);
+
+typedef struct mrt_plan_info {
+    int tasks, events, workers, max_len, ops;
+    double build_us;             /* graph validation to verified plan */
+    const uint32_t *instr;       /* [workers, max_len, 32] */
+    const int *queue_len;        /* [workers] real (non-NoOp) instructions */
+} mrt_plan_info;
+
+mrt_plan_info mrt_plan_get_info(const mrt_plan *p);
+
+/* Human table (json = 0) or one JSON object (json = 1). */
+mrt_status mrt_plan_print(const mrt_plan *p, FILE *f, int json);
+
+/* ---- executors --------------------------------------------------------------------- */
+
+typedef struct mrt_cpu_opts {
+    uint64_t seed;   /* seeds the interleaving: a run is reproducible from its seed */
+    int threads;     /* 0: one thread, seeded random interleaving, race detection on;
+                        N > 0: the queues on N real threads (no race detection) */
+    int check_races; /* with threads == 0: track every region and reject unprotected reads */
+} mrt_cpu_opts;
+
+mrt_cpu_opts mrt_cpu_opts_default(void);
+
+/* Runs one step of the plan on the CPU. buffers[i] is the host buffer of graph tensor i:
+ * required for inputs, weights, outputs, caches and tensors whose producer is not in the
+ * plan; workspaces may be NULL (then allocated, poisoned, and freed). Inputs the plan
+ * depends on (positions, block tables) are checked before anything is written. */
+mrt_status mrt_cpu_run(mrt_plan *p, void *const *buffers, const mrt_cpu_opts *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

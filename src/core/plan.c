@@ -1,0 +1,167 @@
+/* Plan building: choose the ops, their tiling, then lower, place, encode and verify. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+mrt_plan_opts mrt_plan_opts_default(void) {
+    mrt_plan_opts o = {.workers = 132, .policy = MRT_POLICY_ROUNDROBIN, .tiling = MRT_TILING_DEFAULT,
+                       .pairing = MRT_PAIRING_AUTO, .fuse_events = 0, .ops = NULL};
+    return o;
+}
+
+static bool has_seed(const mrt_op *op) {
+    return op->p.seed_block_m || op->p.seed_block_n || op->p.seed_split || op->p.seed_chunk;
+}
+
+/* Marks the selected ops: the --ops list, or every op (the seed tiling: every op the
+ * article planned, i.e. those with a seed configuration; F1 top-k was not among them). */
+static mrt_status select_ops(mrt_plan *p, bool *sel) {
+    const mrt_graph *g = p->g;
+    if (!p->opts.ops || !*p->opts.ops) {
+        for (int o = 0; o < g->n_ops; o++)
+            sel[o] = p->opts.tiling != MRT_TILING_SEED || has_seed(&g->ops[o]);
+        return MRT_OK;
+    }
+    const char *s = p->opts.ops;
+    while (*s) {
+        const char *e = strchr(s, ',');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        char name[32];
+        if (n == 0 || n >= sizeof name)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--ops: empty or overlong op name in \"%s\"", p->opts.ops);
+        memcpy(name, s, n);
+        name[n] = 0;
+        const mrt_op *op = mrt_graph_find_op(g, name);
+        if (!op) {
+            char all[256] = "";
+            for (int o = 0; o < g->n_ops; o++) {
+                strcat(all, o ? "," : "");
+                strcat(all, g->ops[o].name);
+            }
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--ops: no op named \"%s\" (the graph has %s)", name, all);
+        }
+        sel[op->id] = true;
+        s += n + (e ? 1 : 0);
+    }
+    return MRT_OK;
+}
+
+/* Topological order of the selected ops, stable by op id (graph order when it is one). */
+static void order_ops(mrt_plan *p, const bool *sel) {
+    const mrt_graph *g = p->g;
+    bool done[MRT_MAX_OPS] = {false};
+    for (int placed = 0; placed < g->n_ops;) {
+        for (int o = 0; o < g->n_ops; o++) {
+            if (done[o]) continue;
+            bool ready = true;
+            for (int i = 0; i < g->ops[o].n_in && ready; i++) {
+                int prod = g->tensors[g->ops[o].in[i]].producer;
+                ready = prod < 0 || done[prod];
+            }
+            if (!ready) continue;
+            done[o] = true;
+            placed++;
+            if (sel[o]) p->ops[p->n_ops++] = o;
+            break;
+        }
+    }
+}
+
+static mrt_tile_cfg pick_cfg(const mrt_plan *p, const mrt_op *op) {
+    mrt_tile_cfg c = mrt_op_class_get(op->kind)->default_cfg(p->g, op, p->opts.workers);
+    if (p->opts.tiling == MRT_TILING_SEED) {
+        if (op->p.seed_block_m) c.block_m = op->p.seed_block_m;
+        if (op->p.seed_block_n) c.block_n = op->p.seed_block_n;
+        if (op->p.seed_split) c.split = op->p.seed_split;
+        if (op->p.seed_chunk) c.chunk = op->p.seed_chunk;
+    }
+    return c;
+}
+
+mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **out) {
+    if (!out) return MRT_ERR_INVALID;
+    *out = NULL;
+    if (!g) return MRT_ERR_INVALID;
+    double t0 = mrt_now_us();
+    mrt_plan_opts o = opts ? *opts : mrt_plan_opts_default();
+    if (o.workers < 1 || o.workers > 4096)
+        return mrt_fail(g->ctx, MRT_ERR_INVALID, "--workers %d: must be 1..4096", o.workers);
+    if (o.policy != MRT_POLICY_ROUNDROBIN)
+        return mrt_fail(g->ctx, MRT_ERR_INVALID, "policy %d: unknown placement policy", o.policy);
+    mrt_status s = mrt_graph_validate(g);
+    if (s) return s;
+    double t1 = mrt_now_us();
+    mrt_plan *p = calloc(1, sizeof *p);
+    if (!p) return mrt_fail(g->ctx, MRT_ERR_NOMEM, "plan: out of memory");
+    p->ctx = g->ctx;
+    p->g = g;
+    p->opts = o;
+    bool sel[MRT_MAX_OPS] = {false};
+    if ((s = select_ops(p, sel))) goto fail;
+    order_ops(p, sel);
+    for (int i = 0; i < MRT_MAX_OPS; i++) p->op_row[i] = -1;
+    for (int i = 0; i < p->n_ops; i++) p->op_row[p->ops[i]] = i;
+    p->n_tensors = g->n_tensors;
+    p->tensors = calloc((size_t)g->n_tensors, sizeof(mrt_plan_tensor));
+    if (!p->tensors) {
+        s = mrt_fail(g->ctx, MRT_ERR_NOMEM, "plan: out of memory");
+        goto fail;
+    }
+    for (int t = 0; t < g->n_tensors; t++) {
+        mrt_plan_tensor *pt = &p->tensors[t];
+        pt->t = g->tensors[t];
+        pt->partials = 1;
+        pt->scratch_of = -1;
+        pt->planned_input = pt->t.producer >= 0 && p->op_row[pt->t.producer] < 0;
+    }
+    for (int i = 0; i < p->n_ops; i++) p->cfg[p->ops[i]] = pick_cfg(p, &g->ops[p->ops[i]]);
+    p->phase_us[0] = t1 - t0;
+    double t2 = mrt_now_us();
+    if ((s = mrt_lower(p))) goto fail;
+    double t3 = mrt_now_us();
+    if ((s = mrt_schedule(p))) goto fail;
+    double t4 = mrt_now_us();
+    if ((s = mrt_encode(p))) goto fail;
+    double t5 = mrt_now_us();
+    p->phase_us[1] = t3 - t2, p->phase_us[2] = t4 - t3, p->phase_us[3] = t5 - t4;
+    p->operands = calloc((size_t)p->n_ops * MRT_OPERAND_SLOTS, sizeof(uint64_t));
+    if (!p->operands) {
+        s = mrt_fail(g->ctx, MRT_ERR_NOMEM, "plan: out of memory");
+        goto fail;
+    }
+    if ((s = mrt_plan_verify(p))) goto fail;
+    p->build_us = mrt_now_us() - t0;
+    p->phase_us[4] = mrt_now_us() - t5;
+    *out = p;
+    return MRT_OK;
+fail:
+    mrt_plan_free(p);
+    return s;
+}
+
+void mrt_plan_free(mrt_plan *p) {
+    if (!p) return;
+    free(p->tensors);
+    free(p->tasks);
+    free(p->acc);
+    free(p->groups);
+    free(p->pubs);
+    free(p->task_inst);
+    free(p->group_inst);
+    free(p->wr_first);
+    free(p->wr);
+    free(p->events);
+    free(p->ev_prod);
+    free(p->queue_len);
+    free(p->instr);
+    free(p->operands);
+    free(p);
+}
+
+mrt_plan_info mrt_plan_get_info(const mrt_plan *p) {
+    mrt_plan_info i = {.tasks = p->n_tasks, .events = p->n_events, .workers = p->workers,
+                       .max_len = p->max_len, .ops = p->n_ops, .build_us = p->build_us,
+                       .instr = p->instr, .queue_len = p->queue_len};
+    return i;
+}

@@ -1,0 +1,93 @@
+/* A0: r = h + res (new residual), x = RMSNorm(r) * w, and its 1x128 e4m3 quantization.
+ * in:  h [M,H] bf16, res [M,H] bf16, w_in [H] bf16          params: f[0] = eps
+ * out: r_new [M,H] bf16, x [M,H] bf16, x8 [M,H] e4m3, sx [M,H/128] f32
+ * Tiles: block_m rows each. Publications: 0 = {x8, sx} (the GEMMs' input),
+ * 1 = {x, r_new} (the head gate's input and the residual) — the article's e0 / e1. */
+#include <math.h>
+
+#include "ops.h"
+
+static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) {
+    const mrt_tensor *h = op_in(g, op, 0);
+    int64_t m = h->dims[0], hid = h->ndim == 2 ? h->dims[1] : -1;
+    mrt_status s;
+    if ((s = mrt_expect(ctx, op, h, MRT_BF16, 2, -1, -1, -1))) return s;
+    if (hid % 128 || hid > 16384)
+        return mrt_fail(ctx, MRT_ERR_SHAPE, "op %s: hidden size %lld is not a multiple of 128 up to 16384", op->name,
+                        (long long)hid);
+    if ((s = mrt_expect(ctx, op, op_in(g, op, 1), MRT_BF16, 2, m, hid, -1)) ||
+        (s = mrt_expect(ctx, op, op_in(g, op, 2), MRT_BF16, 1, hid, -1, -1)) ||
+        (s = mrt_expect(ctx, op, op_out(g, op, 0), MRT_BF16, 2, m, hid, -1)) ||
+        (s = mrt_expect(ctx, op, op_out(g, op, 1), MRT_BF16, 2, m, hid, -1)) ||
+        (s = mrt_expect(ctx, op, op_out(g, op, 2), MRT_E4M3, 2, m, hid, -1)) ||
+        (s = mrt_expect(ctx, op, op_out(g, op, 3), MRT_F32, 2, m, hid / 128, -1)))
+        return s;
+    if (!(op->p.f[0] > 0))
+        return mrt_fail(ctx, MRT_ERR_INVALID, "op %s: RMSNorm eps %g must be > 0", op->name, op->p.f[0]);
+    return MRT_OK;
+}
+
+/* One row a tile up to 32 rows (every SM that takes one finishes fast and the GEMMs'
+ * cover events count rows); above, at most 32 tiles so the queue heads stay short. */
+static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
+    (void)workers;
+    int64_t m = op_in(g, op, 0)->dims[0];
+    mrt_tile_cfg c = {.block_m = (int)(m <= 32 ? 1 : ceil_div(m, 32))};
+    return c;
+}
+
+static mrt_status tile(mrt_tiler *t, const mrt_graph *g, const mrt_op *op, mrt_tile_cfg cfg) {
+    const mrt_tensor *h = op_in(g, op, 0);
+    int64_t m = h->dims[0], hid = h->dims[1];
+    if (cfg.block_m < 1) return mrt_fail(g->ctx, MRT_ERR_INVALID, "op %s: block_m %d", op->name, cfg.block_m);
+    for (int64_t r0 = 0; r0 < m; r0 += cfg.block_m) {
+        int64_t r1 = min64(m, r0 + cfg.block_m);
+        uint32_t *pl = mrt_tiler_task(t, (double)(r1 - r0) * hid * 9);
+        pl[0] = (uint32_t)r0, pl[1] = (uint32_t)r1;
+        mrt_tiler_read(t, op_in(g, op, 0), box(r0, r1, 0, hid));
+        mrt_tiler_read(t, op_in(g, op, 1), box(r0, r1, 0, hid));
+        mrt_tiler_read(t, op_in(g, op, 2), box(0, hid, 0, 1));
+        mrt_tiler_write(t, op_out(g, op, 2), box(r0, r1, 0, hid), 0);
+        mrt_tiler_write(t, op_out(g, op, 3), box(r0, r1, 0, hid / 128), 0);
+        mrt_tiler_write(t, op_out(g, op, 1), box(r0, r1, 0, hid), 1);
+        mrt_tiler_write(t, op_out(g, op, 0), box(r0, r1, 0, hid), 1);
+    }
+    return MRT_OK;
+}
+
+static void cpu(const mrt_cpu_tile *c) {
+    const mrt_tensor *h = op_in(c->plan->g, c->op, 0);
+    int64_t hid = h->dims[1];
+    const uint16_t *hin = SLOT(c, 0, uint16_t), *res = SLOT(c, 1, uint16_t), *w = SLOT(c, 2, uint16_t);
+    uint16_t *r_new = SLOT(c, 3, uint16_t), *x = SLOT(c, 4, uint16_t);
+    uint8_t *x8 = SLOT(c, 5, uint8_t);
+    float *sx = SLOT(c, 6, float);
+    float eps = c->op->p.f[0];
+    float xf[16384];
+    for (int64_t m = c->payload[0]; m < c->payload[1]; m++) {
+        double ss = 0;
+        for (int64_t k = 0; k < hid; k++) {
+            float r = mrt_round_bf16(mrt_bf16_to_f32(hin[m * hid + k]) + mrt_bf16_to_f32(res[m * hid + k]));
+            r_new[m * hid + k] = mrt_f32_to_bf16(r);
+            xf[k] = r;
+            ss += (double)r * r;
+        }
+        float rs = mrt_rms_factor(ss, (int)hid, eps);
+        for (int64_t k = 0; k < hid; k++) {
+            xf[k] = mrt_bf16_to_f32(w[k]) * xf[k] * rs;
+            x[m * hid + k] = mrt_f32_to_bf16(xf[k]);
+        }
+        for (int64_t kb = 0; kb < hid / 128; kb++) {
+            float amax = 0;
+            for (int k = 0; k < 128; k++) amax = fmaxf(amax, fabsf(xf[kb * 128 + k]));
+            float s = mrt_block_scale(amax);
+            sx[m * (hid / 128) + kb] = s;
+            for (int k = 0; k < 128; k++) x8[m * hid + kb * 128 + k] = mrt_f32_to_e4m3(xf[kb * 128 + k] / s);
+        }
+    }
+}
+
+const mrt_op_class mrt_op_add_rmsnorm_quant = {
+    .name = "add_rmsnorm_quant", .opcode = MRT_OPC_ADD_RMSNORM_QUANT, .n_in = 3, .n_out = 4,
+    .check = check, .default_cfg = default_cfg, .tile = tile, .cpu = cpu,
+};

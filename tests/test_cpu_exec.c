@@ -1,0 +1,173 @@
+/* The CPU executor against the naive reference (issue [B], "What it must show" 1, 2, 4):
+ * full GLM-5 size in both tilings, DeepSeek-V3.2 dimensions, 50 interleavings and real
+ * threads with identical bytes, the race detector on a plan with one wait removed, and
+ * bad runtime inputs refused before anything is written. */
+#include <string.h>
+
+#include "glm5_check.h"
+#include "internal.h"
+#include "testing.h"
+
+static mrt_context *ctx;
+
+typedef struct setup {
+    mrt_graph *g;
+    mrt_plan *p;
+    glm5_host in, ref;
+} setup;
+
+static bool make(setup *s, const glm5_config *c, glm5_shape sh, mrt_tiling tiling, uint64_t seed) {
+    memset(s, 0, sizeof *s);
+    mrt_plan_opts o = mrt_plan_opts_default();
+    o.tiling = tiling;
+    mrt_status st = glm5_prefix_graph(ctx, c, &sh, &s->g);
+    if (!st) st = mrt_plan_build(s->g, &o, &s->p);
+    if (!st) st = glm5_host_random(ctx, c, &sh, seed, &s->in);
+    if (!st) st = glm5_host_clone(ctx, &s->in, &s->ref);
+    if (!st) st = glm5_naive(ctx, &s->ref);
+    return CHECK(st == MRT_OK, "set-up M %d kv %d: %s", sh.m, sh.kv, mrt_last_error(ctx));
+}
+
+static void drop(setup *s) {
+    glm5_host_free(&s->in);
+    glm5_host_free(&s->ref);
+    mrt_plan_free(s->p);
+    mrt_graph_free(s->g);
+}
+
+/* Runs the executor on a fresh copy of the inputs; returns its status. */
+static mrt_status run(setup *s, glm5_host *out, mrt_cpu_opts o) {
+    if (glm5_host_clone(ctx, &s->in, out)) return MRT_ERR_NOMEM;
+    void *bufs[MRT_MAX_TENSORS] = {0};
+    glm5_bind(s->g, out, bufs);
+    return mrt_cpu_run(s->p, bufs, &o);
+}
+
+static void against_reference(const char *what, const glm5_config *c, glm5_shape sh, mrt_tiling tiling) {
+    setup s;
+    if (!make(&s, c, sh, tiling, 7)) return;
+    glm5_host out = {0};
+    double t0 = mrt_now_us();
+    mrt_status st = run(&s, &out, mrt_cpu_opts_default());
+    double t = (mrt_now_us() - t0) * 1e-6;
+    if (CHECK(st == MRT_OK, "%s: %s", what, mrt_last_error(ctx))) {
+        printf("%s (M %d, batch %d, kv %d, %s tiling, %d tasks) in %.2f s:\n", what, sh.m, sh.batch, sh.kv,
+               tiling == MRT_TILING_SEED ? "seed" : "default", s.p->n_tasks, t);
+        glm5_check_summary sum;
+        int fails = glm5_compare(&out, &s.ref, glm5_plan_outputs(s.p), stdout, &sum);
+        CHECK(fails == 0, "%s: %d outputs out of tolerance", what, fails);
+        CHECK(t < 60, "%s took %.1f s, want < 60", what, t);
+    }
+    glm5_host_free(&out);
+    drop(&s);
+}
+
+/* 50 seeded interleavings and a 4-thread run: identical bytes every time. */
+static void interleavings(void) {
+    glm5_config c = glm5_config_glm5();
+    setup s;
+    if (!make(&s, &c, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, 11)) return;
+    uint64_t first = 0;
+    int same = 0;
+    for (int i = 0; i < 50; i++) {
+        glm5_host out = {0};
+        mrt_cpu_opts o = mrt_cpu_opts_default();
+        o.seed = 1000 + (uint64_t)i;
+        if (CHECK(run(&s, &out, o) == MRT_OK, "interleaving %d: %s", i, mrt_last_error(ctx))) {
+            uint64_t d = glm5_digest(&out);
+            if (i == 0) {
+                first = d;
+                CHECK(glm5_compare(&out, &s.ref, GLM5_OUT_ALL, NULL, NULL) == 0, "interleaving 0 matches the reference");
+            }
+            same += d == first;
+        }
+        glm5_host_free(&out);
+    }
+    CHECK(same == 50, "%d of 50 interleavings gave identical bytes", same);
+    for (int th = 2; th <= 4; th += 2) {
+        glm5_host out = {0};
+        mrt_cpu_opts o = mrt_cpu_opts_default();
+        o.threads = th;
+        if (CHECK(run(&s, &out, o) == MRT_OK, "%d threads: %s", th, mrt_last_error(ctx)))
+            CHECK(glm5_digest(&out) == first, "%d real threads gave the same bytes", th);
+        glm5_host_free(&out);
+    }
+    printf("50 interleavings and 2/4 real threads: identical bytes (%d of 50)\n", same);
+    drop(&s);
+}
+
+/* One wait removed (the verifier bypassed): the executor reports the unprotected read
+ * under every interleaving, whether the producer happened to run first or not. */
+static void race_detection(void) {
+    glm5_config c = glm5_config_glm5();
+    setup s;
+    if (!make(&s, &c, (glm5_shape){4, 2, 300}, MRT_TILING_SEED, 3)) return;
+    const mrt_op *d0 = mrt_graph_find_op(s.g, "D0");
+    int t = s.p->op_first_task[d0->id] + 9;
+    uint32_t *w = s.p->instr + ((size_t)s.p->tasks[t].worker * s.p->max_len + s.p->tasks[t].slot) * MRT_INSTR_WORDS;
+    mrt_instr in = {0};
+    CHECK(mrt_instr_decode(w, &in) == 0 && in.wait_count == 1, "D0[9] waits once");
+    in.wait_count = 0;
+    mrt_instr_encode(&in, w);
+    int caught = 0;
+    for (int i = 0; i < 10; i++) {
+        glm5_host out = {0};
+        mrt_cpu_opts o = mrt_cpu_opts_default();
+        o.seed = (uint64_t)i;
+        mrt_status st = run(&s, &out, o);
+        const char *msg = mrt_last_error(ctx);
+        if (st == MRT_ERR_RACE && strstr(msg, "D0[9]") && strstr(msg, "qr8") && strstr(msg, "unprotected read")) caught++;
+        if (i == 0) printf("one wait removed -> %s\n", msg);
+        glm5_host_free(&out);
+    }
+    CHECK(caught == 10, "the unprotected read of D0[9] was reported in %d of 10 interleavings", caught);
+    drop(&s);
+}
+
+/* Positions that disagree with the plan, or a block table pointing outside the cache,
+ * are refused before any write: caches and outputs stay as they were. */
+static void bad_inputs(void) {
+    glm5_config c = glm5_config_glm5();
+    setup s;
+    if (!make(&s, &c, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, 5)) return;
+    for (int k = 0; k < 2; k++) {
+        glm5_host out = {0};
+        glm5_host_clone(ctx, &s.in, &out);
+        if (k == 0) out.pos[3] += 1;
+        else out.block_table[1] = out.num_blocks + 7;
+        uint64_t before = glm5_digest(&out);
+        void *bufs[MRT_MAX_TENSORS] = {0};
+        glm5_bind(s.g, &out, bufs);
+        mrt_cpu_opts o = mrt_cpu_opts_default();
+        mrt_status st = mrt_cpu_run(s.p, bufs, &o);
+        const char *want = k == 0 ? "pos[3]" : "block_table[0][1]";
+        CHECK(st == MRT_ERR_INVALID && strstr(mrt_last_error(ctx), want), "bad %s: %s", want, mrt_last_error(ctx));
+        CHECK(glm5_digest(&out) == before, "bad %s: outputs and caches untouched", want);
+        printf("bad input -> %s\n", mrt_last_error(ctx));
+        glm5_host_free(&out);
+    }
+    /* a missing buffer is named */
+    void *bufs[MRT_MAX_TENSORS] = {0};
+    glm5_bind(s.g, &s.in, bufs);
+    bufs[mrt_graph_find_tensor(s.g, "W_qb")->id] = NULL;
+    mrt_cpu_opts o = mrt_cpu_opts_default();
+    CHECK(mrt_cpu_run(s.p, bufs, &o) == MRT_ERR_INVALID && strstr(mrt_last_error(ctx), "W_qb"), "missing buffer: %s",
+          mrt_last_error(ctx));
+    drop(&s);
+}
+
+int main(void) {
+    ctx = mrt_context_new();
+    glm5_config c = glm5_config_glm5(), d = glm5_config_dsv32();
+    against_reference("GLM-5", &c, (glm5_shape){16, 2, 8192}, MRT_TILING_DEFAULT);
+    against_reference("GLM-5", &c, (glm5_shape){16, 2, 8192}, MRT_TILING_SEED);
+    against_reference("GLM-5", &c, (glm5_shape){64, 4, 2000}, MRT_TILING_SEED);
+    against_reference("GLM-5", &c, (glm5_shape){1, 1, 1}, MRT_TILING_DEFAULT);
+    against_reference("DeepSeek-V3.2", &d, (glm5_shape){8, 2, 1000}, MRT_TILING_DEFAULT);
+    against_reference("DeepSeek-V3.2", &d, (glm5_shape){8, 2, 1000}, MRT_TILING_SEED);
+    interleavings();
+    race_detection();
+    bad_inputs();
+    mrt_context_free(ctx);
+    TEST_MAIN_END();
+}

@@ -1,0 +1,241 @@
+/* megartp: the command line. Every subcommand builds the GLM-5 prefix graph for the given
+ * shape, plans it and then prints, runs or measures it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glm5_check.h"
+#include "glm5_prefix.h"
+#include "gpu.h"
+#include "internal.h"
+#include "megartp.h"
+
+static const char *usage =
+    "usage: megartp <command> glm5-prefix [options]\n"
+    "\n"
+    "commands:\n"
+    "  plan     build the plan and print it (tiles, events, queues, build time)\n"
+    "  run      run one decode step on an executor and compare every output with the\n"
+    "           naive reference (--backend cpu)\n"
+    "  help     this text\n"
+    "\n"
+    "shape:\n"
+    "  --m N            tokens in the step (default 16)\n"
+    "  --batch N        requests; each has M/batch new tokens (default 2)\n"
+    "  --kv N           context length of every request, new tokens included (default 8192)\n"
+    "  --model NAME     glm5 (default) or dsv32 (DeepSeek-V3.2 dimensions)\n"
+    "plan:\n"
+    "  --workers N      queues, one per SM (default 132, an H200)\n"
+    "  --policy P       placement: roundrobin (default, the article's)\n"
+    "  --tiling T       default (ours, for a 132-SM H200) or seed (the article's tile counts;\n"
+    "                   plans A0..E1 only, as the article did: top-k F1 was not in its plan)\n"
+    "  --ops LIST       plan only these ops, e.g. A0,C0,B1 (tensors of left-out producers\n"
+    "                   become inputs)\n"
+    "  --pairing P      auto (registered tile-level strategies, default) or whole (every\n"
+    "                   consumer waits for its whole producer)\n"
+    "  --fuse-events    merge events whose producers are the same tasks (Mirage's fusion)\n"
+    "  --json           print one JSON object instead of the table\n"
+    "run:\n"
+    "  --backend B      cpu (default)\n"
+    "  --seed S         seed of the random weights, inputs and cache history (default 1)\n"
+    "  --interleavings N  cpu: run N seeded random interleavings and require identical\n"
+    "                   bytes (default 1)\n"
+    "  --threads N      cpu: run the queues on N real threads instead (default 0: the seeded\n"
+    "                   interleaving scheduler)\n";
+
+typedef struct cli {
+    const char *cmd, *model, *backend;
+    glm5_shape shape;
+    mrt_plan_opts plan;
+    int json, interleavings, threads;
+    unsigned long long seed;
+} cli;
+
+static int parse_int(const char *flag, const char *v, long lo, long hi, int *out) {
+    char *end;
+    long x = v ? strtol(v, &end, 10) : 0;
+    if (!v || *end || x < lo || x > hi) {
+        fprintf(stderr, "megartp: %s needs an integer in %ld..%ld, got \"%s\"\n", flag, lo, hi, v ? v : "");
+        return -1;
+    }
+    *out = (int)x;
+    return 0;
+}
+
+static int parse(int argc, char **argv, cli *c) {
+    c->shape = (glm5_shape){16, 2, 8192};
+    c->plan = mrt_plan_opts_default();
+    c->model = "glm5";
+    c->backend = "cpu";
+    c->interleavings = 1;
+    c->seed = 1;
+    if (argc < 2) return -1;
+    c->cmd = argv[1];
+    if (!strcmp(c->cmd, "help") || !strcmp(c->cmd, "--help") || !strcmp(c->cmd, "-h")) return 1;
+    if (argc < 3 || strcmp(argv[2], "glm5-prefix")) {
+        fprintf(stderr, "megartp: %s needs a workload: glm5-prefix\n", c->cmd);
+        return -1;
+    }
+    for (int i = 3; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int r = 0;
+        if (!strcmp(a, "--m")) r = parse_int(a, v, 0, 65536, &c->shape.m), i++;
+        else if (!strcmp(a, "--batch")) r = parse_int(a, v, 1, 65536, &c->shape.batch), i++;
+        else if (!strcmp(a, "--kv")) r = parse_int(a, v, 1, 1 << 24, &c->shape.kv), i++;
+        else if (!strcmp(a, "--workers")) r = parse_int(a, v, 1, 4096, &c->plan.workers), i++;
+        else if (!strcmp(a, "--interleavings")) r = parse_int(a, v, 1, 100000, &c->interleavings), i++;
+        else if (!strcmp(a, "--threads")) r = parse_int(a, v, 0, 1024, &c->threads), i++;
+        else if (!strcmp(a, "--seed")) {
+            if (!v) r = -1;
+            else c->seed = strtoull(v, NULL, 10);
+            i++;
+        } else if (!strcmp(a, "--policy")) {
+            if (!v || strcmp(v, "roundrobin")) {
+                fprintf(stderr, "megartp: --policy: unknown policy \"%s\" (roundrobin)\n", v ? v : "");
+                return -1;
+            }
+            c->plan.policy = MRT_POLICY_ROUNDROBIN, i++;
+        } else if (!strcmp(a, "--tiling")) {
+            if (v && !strcmp(v, "default")) c->plan.tiling = MRT_TILING_DEFAULT;
+            else if (v && !strcmp(v, "seed")) c->plan.tiling = MRT_TILING_SEED;
+            else {
+                fprintf(stderr, "megartp: --tiling: unknown tiling \"%s\" (default, seed)\n", v ? v : "");
+                return -1;
+            }
+            i++;
+        } else if (!strcmp(a, "--pairing")) {
+            if (v && !strcmp(v, "auto")) c->plan.pairing = MRT_PAIRING_AUTO;
+            else if (v && !strcmp(v, "whole")) c->plan.pairing = MRT_PAIRING_WHOLE;
+            else {
+                fprintf(stderr, "megartp: --pairing: unknown pairing \"%s\" (auto, whole)\n", v ? v : "");
+                return -1;
+            }
+            i++;
+        } else if (!strcmp(a, "--ops")) {
+            if (!v) r = -1;
+            c->plan.ops = v, i++;
+        } else if (!strcmp(a, "--model")) {
+            if (!v || (strcmp(v, "glm5") && strcmp(v, "dsv32"))) {
+                fprintf(stderr, "megartp: --model: unknown model \"%s\" (glm5, dsv32)\n", v ? v : "");
+                return -1;
+            }
+            c->model = v, i++;
+        } else if (!strcmp(a, "--backend")) {
+            if (!v) r = -1;
+            c->backend = v, i++;
+        } else if (!strcmp(a, "--fuse-events")) c->plan.fuse_events = 1;
+        else if (!strcmp(a, "--json")) c->json = 1;
+        else {
+            fprintf(stderr, "megartp: unknown option \"%s\" (megartp help)\n", a);
+            return -1;
+        }
+        if (r) {
+            if (!v) fprintf(stderr, "megartp: %s needs a value\n", a);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One step on the CPU executor against the naive reference; with --interleavings N, N
+ * seeded interleavings that must all give identical bytes. */
+static int cmd_run(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
+    if (strcmp(c->backend, "cpu")) {
+        fprintf(stderr, "megartp run: backend \"%s\" is not available (cpu)\n", c->backend);
+        return 2;
+    }
+    mrt_graph *g = NULL;
+    mrt_plan *p = NULL;
+    glm5_host in = {0}, ref = {0}, out = {0};
+    void *bufs[MRT_MAX_TENSORS] = {0};
+    int rc = 1;
+    double t0 = mrt_now_us(), t_ref = 0, t_exec = 0;
+    mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
+    if (!s) s = mrt_plan_build(g, &c->plan, &p);
+    if (!s) s = glm5_host_random(ctx, cfg, &c->shape, c->seed, &in);
+    if (!s) s = glm5_host_clone(ctx, &in, &ref);
+    if (!s) {
+        double t = mrt_now_us();
+        s = glm5_naive(ctx, &ref);
+        t_ref = mrt_now_us() - t;
+    }
+    if (s) goto done;
+    mrt_plan_info info = mrt_plan_get_info(p);
+    printf("glm5-prefix (%s) on the cpu executor: M %d, batch %d, kv %d; %d tasks, %d events, %d workers, seed %llu\n",
+           c->model, c->shape.m, c->shape.batch, c->shape.kv, info.tasks, info.events, info.workers, c->seed);
+    uint64_t first = 0;
+    for (int run = 0; run < c->interleavings; run++) {
+        glm5_host_free(&out);
+        if ((s = glm5_host_clone(ctx, &in, &out))) goto done;
+        glm5_bind(g, &out, bufs);
+        mrt_cpu_opts o = mrt_cpu_opts_default();
+        o.seed = c->seed * 1000003ull + (unsigned long long)run;
+        o.threads = c->threads;
+        double t = mrt_now_us();
+        if ((s = mrt_cpu_run(p, bufs, &o))) goto done;
+        t_exec += mrt_now_us() - t;
+        uint64_t d = glm5_digest(&out);
+        if (run == 0) first = d;
+        else if (d != first) {
+            fprintf(stderr, "megartp run: interleaving %d (seed %llu) gave different bytes than interleaving 0\n", run,
+                    (unsigned long long)o.seed);
+            goto done;
+        }
+    }
+    int fails = glm5_compare(&out, &ref, glm5_plan_outputs(p), stdout, NULL);
+    if (c->interleavings > 1) printf("  %d interleavings: identical bytes (digest %016llx)\n", c->interleavings, (unsigned long long)first);
+    printf("naive reference %.2f s, cpu executor %.2f s per run, total %.2f s: %s\n", t_ref * 1e-6,
+           t_exec * 1e-6 / c->interleavings, (mrt_now_us() - t0) * 1e-6, fails ? "FAIL" : "all outputs within tolerance");
+    rc = fails ? 1 : 0;
+done:
+    if (s) fprintf(stderr, "megartp run: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
+    glm5_host_free(&in);
+    glm5_host_free(&ref);
+    glm5_host_free(&out);
+    mrt_plan_free(p);
+    mrt_graph_free(g);
+    return rc;
+}
+
+static int cmd_plan(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
+    mrt_graph *g = NULL;
+    mrt_plan *p = NULL;
+    double t0 = 0;
+    mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
+    if (!s) s = mrt_plan_build(g, &c->plan, &p);
+    (void)t0;
+    if (s) {
+        fprintf(stderr, "megartp plan: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
+        mrt_graph_free(g);
+        return 1;
+    }
+    if (!c->json)
+        printf("glm5-prefix (%s): M %d, batch %d, kv %d, %d workers, tiling %s, pairing %s%s\n", c->model, c->shape.m,
+               c->shape.batch, c->shape.kv, c->plan.workers, c->plan.tiling == MRT_TILING_SEED ? "seed" : "default",
+               c->plan.pairing == MRT_PAIRING_WHOLE ? "whole" : "auto", c->plan.fuse_events ? ", fused events" : "");
+    mrt_plan_print(p, stdout, c->json);
+    mrt_plan_free(p);
+    mrt_graph_free(g);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    cli c = {0};
+    int r = parse(argc, argv, &c);
+    if (r) {
+        fputs(usage, r > 0 ? stdout : stderr);
+        return r > 0 ? 0 : 2;
+    }
+    glm5_config cfg = strcmp(c.model, "dsv32") ? glm5_config_glm5() : glm5_config_dsv32();
+    mrt_context *ctx = mrt_context_new();
+    if (!ctx) return 1;
+    int rc;
+    if (!strcmp(c.cmd, "plan")) rc = cmd_plan(&c, ctx, &cfg);
+    else if (!strcmp(c.cmd, "run")) rc = cmd_run(&c, ctx, &cfg);
+    else {
+        fprintf(stderr, "megartp: unknown command \"%s\"\n%s", c.cmd, usage);
+        rc = 2;
+    }
+    mrt_context_free(ctx);
+    return rc;
+}
