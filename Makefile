@@ -40,7 +40,11 @@ $(BUILD)/src/cuda/no_cuda.o: src/cuda/no_cuda.c
 
 $(BUILD)/%.o: %.cu $(wildcard include/*.h src/*/*.h src/*/*.cuh models/*.h)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(NVCC_FILE_FLAGS) -c $< -o $@
+
+# Code that computes what e4m3 codes are rounded from takes the CPU reference's exact
+# steps: no fused multiply-add contraction there.
+$(BUILD)/src/cuda/prefix_ops.o: NVCC_FILE_FLAGS := -fmad=false
 
 $(BUILD)/libmegartp.a: $(LIB_OBJ) $(CUDA_OBJ)
 	@rm -f $@

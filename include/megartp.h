@@ -165,6 +165,25 @@ mrt_cpu_opts mrt_cpu_opts_default(void);
  * depends on (positions, block tables) are checked before anything is written. */
 mrt_status mrt_cpu_run(mrt_plan *p, void *const *buffers, const mrt_cpu_opts *o);
 
+/* GPU executors (CUDA builds; elsewhere every call answers MRT_ERR_UNSUPPORTED).
+ * An mrt_gpu_exec owns device buffers for every tensor of a plan's graph: one set of
+ * activations and workspaces, and `copies` sets of weights and caches, so benchmarks can
+ * rotate through more bytes than the L2 holds (tests use 1). */
+typedef struct mrt_gpu_exec mrt_gpu_exec;
+
+mrt_status mrt_gpu_exec_new(mrt_plan *p, int copies, mrt_gpu_exec **out);
+void mrt_gpu_exec_free(mrt_gpu_exec *x);
+/* Host <-> device for graph tensor `tensor`; `copy` selects a weight/cache copy (0 for
+ * other tensors). Poison fills with 0xFF (NaN for floats, NaN codes for e4m3). */
+mrt_status mrt_gpu_upload(mrt_gpu_exec *x, int tensor, int copy, const void *host);
+mrt_status mrt_gpu_download(mrt_gpu_exec *x, int tensor, int copy, void *host);
+mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor);
+/* One step of the `serial` executor (one kernel per op, plan order, one stream) on weight
+ * and cache copy `copy`; graph = 1 replays a CUDA graph captured on first use. Asynchronous:
+ * mrt_gpu_sync waits and reports a device error (with the watchdog's records). */
+mrt_status mrt_gpu_serial_step(mrt_gpu_exec *x, int copy, int graph);
+mrt_status mrt_gpu_sync(mrt_gpu_exec *x);
+
 #ifdef __cplusplus
 }
 #endif

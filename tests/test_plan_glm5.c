@@ -95,6 +95,19 @@ static void test_seed_plan(mrt_context *ctx) {
           p->events[68].threshold, p->events[69].threshold);
     CHECK(events_between(p, "D1", "E1", thr, 80) == 1 && thr[0] == 32, "D1 -> E1: one event >= 32");
     CHECK(events_between(p, "B1", "E1", thr, 80) == 1 && thr[0] == 1, "B1 -> E1: one event >= 1");
+    /* the JSON the CLI prints (`megartp plan ... --json`) carries the same facts */
+    FILE *f = tmpfile();
+    char json[1 << 16] = "";
+    if (f && mrt_plan_print(p, f, 1) == MRT_OK) {
+        rewind(f);
+        size_t n = fread(json, 1, sizeof json - 1, f);
+        json[n] = 0;
+    }
+    if (f) fclose(f);
+    const char *keys[] = {"\"tasks\": 732", "\"events\": 70", "\"queue_shape\": [148, 5, 32]", "\"queue_lengths\": [5, 5",
+                          "\"ops\": [", "\"name\": \"D2\", \"kind\": \"bmm_bf16\", \"tiles\": 256", "\"event_list\": [",
+                          "{\"id\": 69, \"threshold\": 1", "\"producers\": [\"B1[0-7]\"]", "\"build_us\": "};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) CHECK(strstr(json, keys[i]) != NULL, "JSON lacks %s", keys[i]);
     /* build time: the median of 5 builds (the first in a process also pays its page faults) */
     double us[5];
     for (int i = 0; i < 5; i++) {

@@ -1,9 +1,11 @@
 /* megartp: the command line. Every subcommand builds the GLM-5 prefix graph for the given
  * shape, plans it and then prints, runs or measures it. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "glm5_check.h"
 #include "glm5_prefix.h"
 #include "gpu.h"
@@ -12,11 +14,15 @@
 
 static const char *usage =
     "usage: megartp <command> glm5-prefix [options]\n"
+    "       megartp bench gemm [--m LIST]\n"
     "\n"
     "commands:\n"
     "  plan     build the plan and print it (tiles, events, queues, build time)\n"
     "  run      run one decode step on an executor and compare every output with the\n"
     "           naive reference (--backend cpu)\n"
+    "  bench    (needs a GPU) glm5-prefix: the step of each executor in --modes with weights\n"
+    "           and caches rotating through --copies layer copies, per op and per step, beside\n"
+    "           the same-bytes read kernel; gemm: every GLM-5 GEMM shape against cuBLASLt\n"
     "  help     this text\n"
     "\n"
     "shape:\n"
@@ -41,10 +47,17 @@ static const char *usage =
     "  --interleavings N  cpu: run N seeded random interleavings and require identical\n"
     "                   bytes (default 1)\n"
     "  --threads N      cpu: run the queues on N real threads instead (default 0: the seeded\n"
-    "                   interleaving scheduler)\n";
+    "                   interleaving scheduler)\n"
+    "bench:\n"
+    "  --modes LIST     executors to measure: serial (default serial)\n"
+    "  --reps N         replays per figure (default 200)\n"
+    "  --copies N       weight and cache copies to rotate through (default 6, at least 6\n"
+    "                   keeps every replay out of the 60 MB L2)\n"
+    "  --m LIST         bench gemm: token counts, e.g. 1,16,64 (default 1,16,64,128,256)\n";
 
 typedef struct cli {
-    const char *cmd, *model, *backend;
+    const char *cmd, *model, *backend, *modes, *m_list;
+    int reps, copies;
     glm5_shape shape;
     mrt_plan_opts plan;
     int json, interleavings, threads;
@@ -69,22 +82,39 @@ static int parse(int argc, char **argv, cli *c) {
     c->backend = "cpu";
     c->interleavings = 1;
     c->seed = 1;
+    c->modes = "serial";
+    c->reps = 200;
+    c->copies = 6;
     if (argc < 2) return -1;
     c->cmd = argv[1];
     if (!strcmp(c->cmd, "help") || !strcmp(c->cmd, "--help") || !strcmp(c->cmd, "-h")) return 1;
-    if (argc < 3 || strcmp(argv[2], "glm5-prefix")) {
-        fprintf(stderr, "megartp: %s needs a workload: glm5-prefix\n", c->cmd);
+    bool gemm = !strcmp(c->cmd, "bench") && argc >= 3 && !strcmp(argv[2], "gemm");
+    if (argc < 3 || (strcmp(argv[2], "glm5-prefix") && !gemm)) {
+        fprintf(stderr, "megartp: %s needs a workload: glm5-prefix%s\n", c->cmd, strcmp(c->cmd, "bench") ? "" : " or gemm");
         return -1;
     }
+    c->backend = gemm ? "gemm" : c->backend;
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int r = 0;
-        if (!strcmp(a, "--m")) r = parse_int(a, v, 0, 65536, &c->shape.m), i++;
+        if (!strcmp(a, "--m") && !gemm) r = parse_int(a, v, 0, 65536, &c->shape.m), i++;
         else if (!strcmp(a, "--batch")) r = parse_int(a, v, 1, 65536, &c->shape.batch), i++;
         else if (!strcmp(a, "--kv")) r = parse_int(a, v, 1, 1 << 24, &c->shape.kv), i++;
         else if (!strcmp(a, "--workers")) r = parse_int(a, v, 1, 4096, &c->plan.workers), i++;
         else if (!strcmp(a, "--interleavings")) r = parse_int(a, v, 1, 100000, &c->interleavings), i++;
         else if (!strcmp(a, "--threads")) r = parse_int(a, v, 0, 1024, &c->threads), i++;
+        else if (!strcmp(a, "--reps")) r = parse_int(a, v, 10, 100000, &c->reps), i++;
+        else if (!strcmp(a, "--copies")) r = parse_int(a, v, 1, 16, &c->copies), i++;
+        else if (!strcmp(a, "--modes")) {
+            if (!v || strcmp(v, "serial")) {
+                fprintf(stderr, "megartp: --modes: \"%s\": only serial exists yet\n", v ? v : "");
+                return -1;
+            }
+            c->modes = v, i++;
+        } else if (!strcmp(a, "--m") && gemm) {
+            if (!v) r = -1;
+            c->m_list = v, i++;
+        }
         else if (!strcmp(a, "--seed")) {
             if (!v) r = -1;
             else c->seed = strtoull(v, NULL, 10);
@@ -197,6 +227,40 @@ done:
     return rc;
 }
 
+static int cmd_bench(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
+    char why[256];
+    if (!mrt_gpu_available(why, sizeof why)) {
+        fprintf(stderr, "megartp bench: needs a GPU: %s\n", why);
+        return 1;
+    }
+    if (!strcmp(c->backend, "gemm")) {
+        int ms[16], n = 0;
+        for (const char *s = c->m_list; s && *s && n < 16;) {
+            ms[n++] = atoi(s);
+            s = strchr(s, ',');
+            s = s ? s + 1 : NULL;
+        }
+        return mrt_bench_gemm(n ? ms : NULL, n, stdout) ? 1 : 0;
+    }
+    mrt_graph *g = NULL;
+    mrt_plan *p = NULL;
+    glm5_host h = {0};
+    mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
+    if (!s) s = mrt_plan_build(g, &c->plan, &p);
+    if (!s) s = glm5_host_random(ctx, cfg, &c->shape, c->seed, &h);
+    int rc = 1;
+    if (s) fprintf(stderr, "megartp bench: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
+    else {
+        printf("glm5-prefix (%s) bench: M %d, batch %d, kv %d, modes %s, %d replays, %d copies\n", c->model, c->shape.m,
+               c->shape.batch, c->shape.kv, c->modes, c->reps, c->copies);
+        rc = mrt_bench_prefix(p, &h, c->copies, c->reps, stdout) ? 1 : 0;
+    }
+    glm5_host_free(&h);
+    mrt_plan_free(p);
+    mrt_graph_free(g);
+    return rc;
+}
+
 static int cmd_plan(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     mrt_graph *g = NULL;
     mrt_plan *p = NULL;
@@ -232,6 +296,7 @@ int main(int argc, char **argv) {
     int rc;
     if (!strcmp(c.cmd, "plan")) rc = cmd_plan(&c, ctx, &cfg);
     else if (!strcmp(c.cmd, "run")) rc = cmd_run(&c, ctx, &cfg);
+    else if (!strcmp(c.cmd, "bench")) rc = cmd_bench(&c, ctx, &cfg);
     else {
         fprintf(stderr, "megartp: unknown command \"%s\"\n%s", c.cmd, usage);
         rc = 2;

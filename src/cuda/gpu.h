@@ -36,6 +36,8 @@ typedef struct mrt_gpu_gemm_fp8_args {
     long long out_ld;  /* a multiple of 8 */
     int out_f32;       /* 1: fp32 output, 0: bf16 (round to nearest even) */
     int split;         /* K splits; 0: chosen by the planner; else must divide K/128 */
+    int reduce_global; /* 1: reduce splits through the global workspace even where a thread-block
+                          cluster (distributed shared memory, no workspace) would do */
     void *workspace;   /* split-K partials and tickets; see mrt_gpu_gemm.workspace_need */
     size_t workspace_bytes;
 } mrt_gpu_gemm_fp8_args;
@@ -56,6 +58,7 @@ typedef struct mrt_gpu_gemm_bf16_args {
     long long out_ld, out_batch_stride;
     int out_f32;
     int split; /* 0: planner's choice (always 1 for w_mn_major) */
+    int reduce_global;
     void *workspace;
     size_t workspace_bytes;
 } mrt_gpu_gemm_bf16_args;
@@ -69,15 +72,18 @@ typedef struct mrt_gpu_gemm {
     int kind;                                  /* 0 fp8, 1 bf16 K-major, 2 bf16 MN-major */
     int tn;                                    /* tokens per tile (wgmma N): 8, 16, 32, 64, 128 */
     int split, stages, grid, smem_bytes;
-    size_t workspace_need; /* bytes; 0 when split == 1. Its first 4*tiles bytes are tickets that
-                              must be zero before the first run (cudaMemset once); every run
-                              leaves them zero again. */
+    int cluster;           /* > 1: the split CTAs of a tile run as one cluster of this size and
+                              reduce in distributed shared memory (no workspace used) */
+    size_t workspace_need; /* bytes; 0 when no global reduction. Its first 4*tiles bytes are
+                              tickets that must be zero before the first run (cudaMemset once);
+                              every run leaves them zero again. */
 } mrt_gpu_gemm;
 
 int mrt_gpu_gemm_fp8_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_fp8_args *a, char *why, size_t n);
 int mrt_gpu_gemm_bf16_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_bf16_args *a, char *why, size_t n);
-/* Workspace bytes a GEMM of this shape needs for a given split (0 = planner's choice), before
- * any buffer exists (kind as in mrt_gpu_gemm.kind). */
+/* Workspace bytes a GEMM of this shape may need for a given split (0 = planner's choice),
+ * before any buffer exists (kind as in mrt_gpu_gemm.kind): enough for the global reduction
+ * (a plan that reduces in a cluster needs none). */
 size_t mrt_gpu_gemm_workspace_bytes(int kind, int M, int N, int K, int batches, int split);
 /* Launches on `stream` (a cudaStream_t; NULL = default stream). pdl = 1 launches the
  * griddepcontrol.wait variant with programmatic stream serialization, so the kernel may

@@ -1,0 +1,25 @@
+/* Benchmarks and executor internals they need (C header, no CUDA types). */
+#ifndef MRT_BENCH_H
+#define MRT_BENCH_H
+
+#include <stdio.h>
+
+#include "megartp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The executor's stream (a cudaStream_t). */
+void *mrt_gpu_exec_stream(mrt_gpu_exec *x);
+/* Launches the plan's i-th op alone (serial executor), on weight/cache copy `copy`. */
+mrt_status mrt_gpu_serial_op(mrt_gpu_exec *x, int i, int copy);
+
+/* `megartp bench glm5-prefix`: host_glm5 is the glm5_host whose contents are uploaded to
+ * every copy. Prints a markdown table to out; returns 0 or -1 (message on out). */
+int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
