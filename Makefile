@@ -15,7 +15,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 ifneq ($(NVCC),)
 CUDA_HOME   := $(patsubst %/bin/nvcc,%,$(NVCC))
-NVCCFLAGS   := -std=c++17 -O3 -g -lineinfo -arch=sm_90a -Iinclude -Isrc -Isrc/core -Isrc/cpu -Isrc/ops -Isrc/cuda -Imodels \
+NVCCFLAGS   := -std=c++17 -O3 -g -lineinfo -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Isrc/core -Isrc/cpu -Isrc/ops -Isrc/cuda -Imodels \
                -Xcompiler -Wall,-Wextra,-Werror --expt-relaxed-constexpr $(EXTRA_NVCCFLAGS)
 CUDA_SRC    := $(wildcard src/cuda/*.cu)
 CUDA_OBJ    := $(if $(CUDA_SRC),$(CUDA_SRC:%.cu=$(BUILD)/%.o),$(BUILD)/src/cuda/no_cuda.o)

@@ -26,11 +26,14 @@ static double rel_err_bf16(const uint16_t *a, const uint16_t *b, size_t n, doubl
     return den > 0 ? sqrt(num / den) : sqrt(num);
 }
 
-/* Codes one rounding step apart (same sign, adjacent magnitudes, or +-0 / +-smallest). */
+/* Rounding steps between two e4m3 codes: magnitude codes apart for the same sign. Across
+ * zero a value rounded to +-0 or +-2^-9 (the smallest subnormal) either way is one
+ * rounding of a value near zero: one step. */
 static int code_steps(uint8_t a, uint8_t b) {
     if (a == b) return 0;
-    if ((a & 0x80) == (b & 0x80)) return abs((int)(a & 0x7F) - (int)(b & 0x7F));
-    return (a & 0x7F) + (b & 0x7F);
+    int ma = a & 0x7F, mb = b & 0x7F;
+    if ((a & 0x80) == (b & 0x80)) return abs(ma - mb);
+    return ma <= 1 && mb <= 1 ? 1 : ma + mb;
 }
 
 typedef struct row {
@@ -65,10 +68,11 @@ static void not_planned(FILE *f, const char *name) {
     if (f) fprintf(f, "  %-22s not produced by this plan: not compared\n", name);
 }
 
-static int compare_logits(const glm5_host *out, const glm5_host *ref, FILE *f, glm5_check_summary *sum) {
+static int compare_logits(const glm5_host *out, const glm5_host *ref, glm5_tolerance tol, FILE *f,
+                          glm5_check_summary *sum) {
     size_t m = (size_t)ref->shape.m, kv = (size_t)ref->shape.kv;
     /* logits: -inf exactly where the reference has it, finite entries by relative error */
-    row l = {"logits (fp32)", 0, 0, 1e-2, -1, 0, true};
+    row l = {"logits (fp32)", 0, 0, tol == GLM5_TOL_DEVICE ? 5e-2 : 1e-2, -1, 0, true};
     double num = 0, den = 0;
     long long mask_bad = 0;
     for (size_t i = 0; i < m * kv; i++) {
@@ -88,20 +92,32 @@ static int compare_logits(const glm5_host *out, const glm5_host *ref, FILE *f, g
     return !l.pass;
 }
 
-static int compare_topk(const glm5_host *out, const glm5_host *ref, FILE *f, glm5_check_summary *sum) {
+/* Top-k overlap, raw and up to near-ties: an index outside the reference's set still counts
+ * when its reference logit is within 4x the row's largest logit difference of the
+ * reference's k-th value (the two executors cannot tell such keys apart). */
+static int compare_topk(const glm5_host *out, const glm5_host *ref, glm5_tolerance tol, FILE *f,
+                        glm5_check_summary *sum) {
     const glm5_config *c = &ref->cfg;
     size_t m = (size_t)ref->shape.m, kv = (size_t)ref->shape.kv;
     glm5_check_summary z = *sum;
-    size_t k = (size_t)c->topk, inter = 0, total = 0;
+    size_t k = (size_t)c->topk, inter = 0, total = 0, ties = 0;
     double worst = 1;
     char *mark = calloc(kv + 1, 1);
     for (size_t t = 0; mark && t < m; t++) {
         size_t rt = 0, it = 0;
         for (size_t i = 0; i < k; i++)
             if (ref->topk[t * k + i] >= 0) mark[ref->topk[t * k + i]] = 1, rt++;
+        float kth = INFINITY, dmax = 0;
+        for (size_t i = 0; i < k; i++)
+            if (ref->topk[t * k + i] >= 0) kth = fminf(kth, ref->logits[t * kv + ref->topk[t * k + i]]);
+        for (size_t j = 0; j < kv; j++) {
+            float a = out->logits[t * kv + j], b = ref->logits[t * kv + j];
+            if (isfinite(a) && isfinite(b)) dmax = fmaxf(dmax, fabsf(a - b));
+        }
         for (size_t i = 0; i < k; i++) {
             int32_t j = out->topk[t * k + i];
             if (j >= 0 && (size_t)j < kv && mark[j] == 1) mark[j] = 2, it++;
+            else if (j >= 0 && (size_t)j < kv && mark[j] == 0 && ref->logits[t * kv + j] >= kth - 4 * dmax) ties++;
         }
         for (size_t i = 0; i < k; i++)
             if (ref->topk[t * k + i] >= 0) mark[ref->topk[t * k + i]] = 0;
@@ -115,17 +131,21 @@ static int compare_topk(const glm5_host *out, const glm5_host *ref, FILE *f, glm
     }
     free(mark);
     z.topk_overlap = total ? (double)inter / (double)total : 1.0;
+    z.topk_overlap_ties = total ? (double)(inter + ties) / (double)total : 1.0;
     z.topk_worst_row = worst;
-    bool tk = z.topk_overlap >= 0.99;
+    /* device: the raw overlap may lose near-ties; up to them it must hold */
+    bool tk = tol == GLM5_TOL_DEVICE ? z.topk_overlap >= 0.98 && z.topk_overlap_ties >= 0.99 : z.topk_overlap >= 0.99;
     if (f)
-        fprintf(f, "  %-22s %12s %12s %10s  overlap %.4f (worst row %.4f, >= 0.99 required)  %s\n", "topk (int32)", "",
-                "", "", z.topk_overlap, worst, tk ? "pass" : "FAIL");
+        fprintf(f, "  %-22s %12s %12s %10s  overlap %.4f (worst row %.4f), up to near-ties %.4f (%s)  %s\n",
+                "topk (int32)", "", "", "", z.topk_overlap, worst, z.topk_overlap_ties,
+                tol == GLM5_TOL_DEVICE ? ">= 0.98, ties >= 0.99" : ">= 0.99", tk ? "pass" : "FAIL");
     *sum = z;
     return !tk;
 }
 
 /* The new tokens' cache entries by code steps and scale error; the rest unchanged. */
-static int compare_caches(const glm5_host *out, const glm5_host *ref, FILE *f, glm5_check_summary *z) {
+static int compare_caches(const glm5_host *out, const glm5_host *ref, glm5_tolerance tol, FILE *f,
+                          glm5_check_summary *z) {
     const glm5_config *c = &ref->cfg;
     const glm5_shape *s = &ref->shape;
     size_t m = (size_t)s->m, n = m / (size_t)s->batch;
@@ -167,8 +187,13 @@ static int compare_caches(const glm5_host *out, const glm5_host *ref, FILE *f, g
         if (!(e <= ic.rel)) ic.rel = isnan(e) ? INFINITY : e;
     }
     double pe_rel = pe_den > 0 ? sqrt(pe_num / pe_den) : sqrt(pe_num);
-    mc.pass = mc.far == 0 && mc.rel <= mc.tol && pe_rel <= 1e-2;
-    ic.pass = ic.far == 0 && ic.rel <= ic.tol;
+    /* reference: codes at most one rounding step apart. device: also a few codes further
+     * (at most 1 in 200: upstream roundings flipped by the tensor cores' accumulation) and
+     * scales within 2% (a flipped amax element moves its group's scale) */
+    long long codes = (long long)m * (kvl + id), far_ok = tol == GLM5_TOL_DEVICE ? codes / 200 : 0;
+    if (tol == GLM5_TOL_DEVICE) mc.tol = ic.tol = 2e-2;
+    mc.pass = mc.far <= far_ok && mc.rel <= mc.tol && pe_rel <= 1e-2;
+    ic.pass = ic.far <= far_ok && ic.rel <= ic.tol;
     fails += !mc.pass, print_row(f, &mc);
     if (f) fprintf(f, "  %-22s %12.3g %12.3g %10.3g  %s\n", "mla_cache new k_pe", pe_max, pe_rel, 1e-2,
                    pe_rel <= 1e-2 ? "pass" : "FAIL");
@@ -198,7 +223,8 @@ static int compare_caches(const glm5_host *out, const glm5_host *ref, FILE *f, g
     return fails;
 }
 
-int glm5_compare(const glm5_host *out, const glm5_host *ref, unsigned which, FILE *f, glm5_check_summary *sum) {
+int glm5_compare(const glm5_host *out, const glm5_host *ref, unsigned which, glm5_tolerance tol, FILE *f,
+                 glm5_check_summary *sum) {
     const glm5_config *c = &ref->cfg;
     const glm5_shape *s = &ref->shape;
     size_t m = (size_t)s->m;
@@ -220,12 +246,12 @@ int glm5_compare(const glm5_host *out, const glm5_host *ref, unsigned which, FIL
         fails += !q.pass, print_row(f, &q);
         z.rel_qmla = q.rel;
     } else not_planned(f, "qmla");
-    if (which & GLM5_OUT_LOGITS) fails += compare_logits(out, ref, f, &z);
+    if (which & GLM5_OUT_LOGITS) fails += compare_logits(out, ref, tol, f, &z);
     else not_planned(f, "logits");
-    if (which & GLM5_OUT_TOPK) fails += compare_topk(out, ref, f, &z);
+    if (which & GLM5_OUT_TOPK) fails += compare_topk(out, ref, tol, f, &z);
     else not_planned(f, "topk");
     if ((which & (GLM5_OUT_MLA_CACHE | GLM5_OUT_IDX_CACHE)) == (GLM5_OUT_MLA_CACHE | GLM5_OUT_IDX_CACHE))
-        fails += compare_caches(out, ref, f, &z);
+        fails += compare_caches(out, ref, tol, f, &z);
     else not_planned(f, "mla_cache / idx_cache");
     if (sum) *sum = z;
     return fails;

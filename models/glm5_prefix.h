@@ -6,6 +6,10 @@
 
 #include "megartp.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct glm5_config {
     int hidden, heads, q_lora, kv_lora, qk_nope, qk_rope;
     int idx_heads, idx_dim, topk;
@@ -83,5 +87,9 @@ void *glm5_host_buffer(const glm5_host *h, const char *name);
  * tiling, no code shared with src/ops beyond numerics.h). Writes the outputs and the
  * new tokens' cache entries of `io`. */
 mrt_status glm5_naive(mrt_context *ctx, glm5_host *io);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

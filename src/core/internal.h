@@ -8,6 +8,10 @@
 
 #include "megartp.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct mrt_context {
     char err[1024];
 };
@@ -81,7 +85,7 @@ typedef struct mrt_access {
     mrt_box box;
 } mrt_access;
 
-#define MRT_MAX_ACCESS 24
+#define MRT_MAX_ACCESS 4096 /* regions of one task (a cache write spans one box per request) */
 
 typedef struct mrt_task {
     int op;   /* graph op id */
@@ -241,5 +245,9 @@ mrt_status mrt_encode(mrt_plan *p);   /* queues -> instruction tensor (isa.c) */
 
 double mrt_now_us(void);
 void *mrt_xcalloc(size_t n, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

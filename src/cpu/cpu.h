@@ -4,6 +4,10 @@
 
 #include "internal.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum { MRT_PHASE_MAIN = 0, MRT_PHASE_FINAL = 1 };
 
 struct mrt_cpu_tile {
@@ -15,5 +19,9 @@ struct mrt_cpu_tile {
     const int *partials; /* physical partial count of each slot's tensor */
     int phase;           /* MAIN: the task's own work; FINAL: its group's finalization */
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

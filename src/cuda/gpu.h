@@ -36,8 +36,11 @@ typedef struct mrt_gpu_gemm_fp8_args {
     long long out_ld;  /* a multiple of 8 */
     int out_f32;       /* 1: fp32 output, 0: bf16 (round to nearest even) */
     int split;         /* K splits; 0: chosen by the planner; else must divide K/128 */
-    int reduce_global; /* 1: reduce splits through the global workspace even where a thread-block
-                          cluster (distributed shared memory, no workspace) would do */
+    int reduce_cluster; /* how split-K partials are summed: through a thread-block cluster of the
+                           split CTAs of a tile, in distributed shared memory (no workspace), or
+                           through the global workspace. 1: cluster wherever it fits; -1: always
+                           global; 0 (default): cluster only when the whole GEMM is one cluster
+                           (B1, C0), global otherwise -- as measured fastest (bench/gemm/NOTES.md) */
     void *workspace;   /* split-K partials and tickets; see mrt_gpu_gemm.workspace_need */
     size_t workspace_bytes;
 } mrt_gpu_gemm_fp8_args;
@@ -58,7 +61,7 @@ typedef struct mrt_gpu_gemm_bf16_args {
     long long out_ld, out_batch_stride;
     int out_f32;
     int split; /* 0: planner's choice (always 1 for w_mn_major) */
-    int reduce_global;
+    int reduce_cluster; /* as in mrt_gpu_gemm_fp8_args */
     void *workspace;
     size_t workspace_bytes;
 } mrt_gpu_gemm_bf16_args;

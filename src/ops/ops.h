@@ -7,6 +7,10 @@
 #include "internal.h"
 #include "numerics.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Op kinds, in opcode order (megartp_isa.h). */
 extern const mrt_op_class mrt_op_add_rmsnorm_quant, mrt_op_gemm_fp8, mrt_op_gemm_bf16, mrt_op_bmm_bf16,
     mrt_op_index_logits, mrt_op_topk;
@@ -38,6 +42,10 @@ extern float mrt_e4m3_lut[256];
 void mrt_e4m3_lut_init(void);
 
 #define SLOT(c, i, type) ((type *)(c)->slot[i])
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
 

@@ -1,0 +1,100 @@
+/* Standalone FP8 block-scaled GEMM: planning (shape checks, TMA descriptors, tile width,
+ * split-K, stages) and the kernel instantiations. Device code: src/ops/gemm_fp8.cuh. */
+#include <string.h>
+
+#include "gemm_host.h"
+#include "gemm_kernel.cuh"
+
+template <class Wait> static const void *mrt_fp8_kernel(int tn) {
+    switch (tn) {
+    case 8: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 8, Wait, mrt_epi_store>;
+    case 16: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 16, Wait, mrt_epi_store>;
+    case 32: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 32, Wait, mrt_epi_store>;
+    case 64: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 64, Wait, mrt_epi_store>;
+    case 128: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 128, Wait, mrt_epi_store>;
+    }
+    return NULL;
+}
+
+static_assert(sizeof(mrt_gemm_args) <= sizeof(((mrt_gpu_gemm *)0)->args), "mrt_gemm_args outgrew mrt_gpu_gemm.args");
+static_assert(sizeof(mrt_epi_store) <= sizeof(((mrt_gpu_gemm *)0)->epi), "mrt_epi_store outgrew mrt_gpu_gemm.epi");
+
+/* The planner's split (and reduction path: *cluster > 1 = through a cluster of that size). */
+static int mrt_fp8_split(int M, int N, int K, int split, int allow_cluster, int *cluster) {
+    const int tn = mrt_gemm_pick_tn(M), nchunks = (M + tn - 1) / tn, ntiles = (N + 127) / 128;
+    const int mc = M < tn ? M : tn;
+    /* valid weight bytes per K block per tile, on average (the last tile may hold 64 rows) */
+    const double wb = (double)N / ntiles * 128.0;
+    return mrt_gemm_pick_split(MRT_GEMM_FP8, tn, mrt_fp8_kernel<mrt_wait_none>(tn), ntiles * nchunks, K / 128, wb,
+                               (double)mc * (N / ntiles) * 4.0, split, allow_cluster, cluster);
+}
+
+extern "C" size_t mrt_gpu_gemm_workspace_bytes(int kind, int M, int N, int K, int batches, int split) {
+    if (M < 1 || N < 1 || K < 1) return 0;
+    const int tn = mrt_gemm_pick_tn(M), nchunks = (M + tn - 1) / tn;
+    int cl = 1;
+    if (kind == MRT_GEMM_FP8) {
+        if (split <= 0) split = mrt_fp8_split(M, N, K, 0, 0, &cl);
+        return mrt_gemm_ws_bytes(1, nchunks, (N + 127) / 128, split, M, N);
+    }
+    if (split <= 0) split = mrt_bf16_split(M, N, K, batches, kind == MRT_GEMM_BF16_MN, 0, 0, &cl);
+    const int bn = kind == MRT_GEMM_BF16_MN ? 256 : 128;
+    return mrt_gemm_ws_bytes(batches, nchunks, (N + bn - 1) / bn, split, M, N);
+}
+
+extern "C" int mrt_gpu_gemm_fp8_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_fp8_args *x, char *why, size_t n) {
+    memset(g, 0, sizeof *g);
+    if (x->M < 1) return mrt_gpu_fail(why, n, "gemm_fp8: M = %d, need at least one token", x->M);
+    if (x->N < 64 || x->N % 64)
+        return mrt_gpu_fail(why, n, "gemm_fp8: N = %d is not a positive multiple of 64", x->N);
+    if (x->K < 128 || x->K % 128)
+        return mrt_gpu_fail(why, n, "gemm_fp8: K = %d is not a positive multiple of 128", x->K);
+    if (!x->x8 || !x->sx || !x->w || !x->sw || !x->out)
+        return mrt_gpu_fail(why, n, "gemm_fp8: a NULL pointer among x8, sx, w, sw, out");
+    if (x->out_ld < x->N || x->out_ld % 8)
+        return mrt_gpu_fail(why, n, "gemm_fp8: out_ld = %lld must be >= N = %d and a multiple of 8", x->out_ld, x->N);
+    if ((uintptr_t)x->out % 16) return mrt_gpu_fail(why, n, "gemm_fp8: out is not 16-byte aligned");
+    const int M = x->M, N = x->N, K = x->K, nkb = K / 128;
+    const int tn = mrt_gemm_pick_tn(M), nchunks = (M + tn - 1) / tn, ntiles = (N + 127) / 128;
+    if (x->split < 0 || (x->split > 0 && nkb % x->split))
+        return mrt_gpu_fail(why, n, "gemm_fp8: split %d does not divide the %d K blocks of K = %d", x->split, nkb, K);
+    int cluster = 1;
+    const int split = mrt_fp8_split(M, N, K, x->split, x->reduce_cluster > 0 ? 1 : x->reduce_cluster < 0 ? 0 : 2, &cluster);
+    int smem = 0;
+    const int stages = mrt_gemm_pick_stages(MRT_GEMM_FP8, tn, nkb / split, &smem);
+    if (stages < 1) return mrt_gpu_fail(why, n, "gemm_fp8: M = %d, split %d does not fit shared memory", M, split);
+
+    mrt_gemm_args a;
+    memset(&a, 0, sizeof a);
+    a.diag = mrt_gpu_diag();
+    a.M = M, a.N = N, a.K = K, a.batches = 1;
+    a.ntiles = ntiles, a.nchunks = nchunks, a.split = split, a.kb_per_split = nkb / split, a.stages = stages;
+    a.sx = x->sx, a.sw = x->sw, a.sx_ld = nkb, a.sw_ld = nkb;
+    a.cluster = cluster > 1;
+    g->workspace_need = cluster > 1 ? 0 : mrt_gemm_ws_bytes(1, nchunks, ntiles, split, M, N);
+    if (split > 1 && cluster == 1) {
+        if (!x->workspace || x->workspace_bytes < g->workspace_need)
+            return mrt_gpu_fail(why, n, "gemm_fp8: split %d needs a workspace of %zu bytes, given %zu", split,
+                                g->workspace_need, x->workspace ? x->workspace_bytes : (size_t)0);
+        mrt_gemm_ws_split(x->workspace, 1, nchunks, ntiles, &a.tickets, &a.partial);
+    }
+    if (mrt_tmap_2d(g->tmap_w, x->w, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, N, K, 128, 128, why, n)) return -1;
+    if (mrt_tmap_2d(g->tmap_x, x->x8, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, M, K, 128, tn, why, n)) return -1;
+    mrt_epi_store e = {x->out, x->out_ld, 0, x->out_f32 ? 1 : 0};
+    memcpy(g->args, &a, sizeof a);
+    memcpy(g->epi, &e, sizeof e);
+    g->kernel = mrt_fp8_kernel<mrt_wait_none>(tn);
+    g->kernel_pdl = mrt_fp8_kernel<mrt_wait_griddep>(tn);
+    g->kind = MRT_GEMM_FP8, g->tn = tn, g->split = split, g->stages = stages;
+    g->grid = ntiles * nchunks * split, g->smem_bytes = smem, g->cluster = cluster;
+    if (cluster > 8) {
+        cudaFuncSetAttribute(g->kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        cudaFuncSetAttribute(g->kernel_pdl, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    }
+    cudaError_t e1 = cudaFuncSetAttribute(g->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    cudaError_t e2 = cudaFuncSetAttribute(g->kernel_pdl, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (e1 != cudaSuccess || e2 != cudaSuccess)
+        return mrt_gpu_fail(why, n, "gemm_fp8: cannot allow %d bytes of shared memory: %s", smem,
+                            cudaGetErrorString(e1 != cudaSuccess ? e1 : e2));
+    return 0;
+}

@@ -1,0 +1,76 @@
+/* The standalone GEMM kernel: one CTA per tile (blockIdx -> mrt_gemm_tile), calling the
+ * role functions of src/ops/gemm_*.cuh by warp. The megakernel will call the same roles
+ * with a tile decoded from an instruction, its own shared-memory pages and mrt_wait_event.
+ * Internal to src/cuda (gemm_fp8_standalone.cu, gemm_bf16_standalone.cu instantiate it). */
+#ifndef MRT_GEMM_KERNEL_CUH
+#define MRT_GEMM_KERNEL_CUH
+
+#include "../ops/gemm_bf16.cuh"
+#include "../ops/gemm_fp8.cuh"
+
+template <int KIND, int TN, class Wait, class Epi>
+__global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
+    mrt_gemm_kernel(const __grid_constant__ CUtensorMap tw, const __grid_constant__ CUtensorMap tx,
+                    const mrt_gemm_args a, const Epi epi) {
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    /* `nvcc -arch=sm_90a` also runs a plain compute_90 pass, which has no wgmma. That PTX is
+     * never chosen on an sm_90 device (the sm_90a SASS is); if it ever runs, it stops. */
+    (void)tw, (void)tx, (void)a, (void)epi;
+    __trap();
+#else
+    extern __shared__ uint8_t mrt_smem_raw[];
+    typedef mrt_gemm_layout<KIND, TN> L;
+    /* controller: tile of this CTA, 1024-aligned shared memory (128B-swizzle atoms), barriers */
+    const uint32_t raw = mrt_smem_u32(mrt_smem_raw);
+    const uint32_t base = (raw + 1023u) & ~1023u;
+    uint8_t *gbase = mrt_smem_raw + (base - raw);
+    const L lay(a.stages, a.kb_per_split);
+    const mrt_gemm_bars bars = {base + lay.bar_off};
+    float *sxs = (float *)(gbase + lay.sx_off);
+    float *sws = (float *)(gbase + lay.sw_off);
+    float *stg = (float *)gbase; /* staging reuses the pipeline stages after the main loop */
+    int *flag = (int *)(gbase + lay.flag_off);
+    const mrt_gemm_progress pr = {(volatile int *)(gbase + lay.flag_off + 16)};
+    mrt_gemm_tile t = mrt_gemm_tile_of<KIND>(a, (int)blockIdx.x);
+    t.m0 = t.chunk * TN;
+    const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
+    const Wait wait = Wait();
+    const int cl = a.split > 1 && a.cluster; /* split-K through the cluster's shared memory */
+    if (threadIdx.x == 0) {
+        mrt_gemm_controller_init<KIND>(bars, a.stages, cl ? a.split : 0);
+        for (int i = 0; i < 4; i++) pr.set(i, 0);
+    }
+    __syncthreads();
+    /* Clustered: every thread arrives now and waits (below) before its first remote access or
+     * its exit, so no peer touches this CTA's barriers before they exist. */
+    if (cl) mrt_cluster_arrive();
+
+    if (warp == 0) {
+        if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
+    } else if (warp == 1) {
+        mrt_gemm_aload<KIND, TN>(t, a, &tx, base, sxs, bars, pr, wait, lane);
+    } else if (warp == 2) {
+        mrt_gemm_wload<KIND, TN>(t, a, &tw, base, sws, bars, pr, lane);
+    } else if (warp >= 4) {
+        const int ctid = (int)threadIdx.x - 128;
+        if constexpr (KIND == MRT_GEMM_FP8)
+            mrt_gemm_fp8_compute<TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
+        else if constexpr (KIND == MRT_GEMM_BF16)
+            mrt_gemm_bf16_compute<TN>(t, a, base, bars, pr, stg, ctid);
+        else
+            mrt_gemm_bf16_mn_compute<TN>(t, a, base, bars, pr, stg, ctid);
+        if (cl) {
+            mrt_cluster_wait();
+            mrt_gemm_store_cluster<KIND, TN>(t, a, stg, bars, epi, wait, mrt_consumer_barrier(), ctid,
+                                             MRT_GEMM_CONSUMERS);
+        } else {
+            mrt_gemm_store<KIND, TN>(t, a, stg, flag, epi, wait, mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
+        }
+        if ((ctid & 127) == 0) mrt_mbar_arrive(bars.done());
+    }
+    if (cl && warp < 4) mrt_cluster_wait(); /* consumers waited before their remote arrivals */
+    /* warp 3 (storer) has nothing to do in the standalone kernel: the consumers store */
+#endif
+}
+
+#endif

@@ -1,0 +1,306 @@
+/* GPU presence, and the host side shared by the standalone GEMMs: TMA descriptors, the
+ * split-K / stage / tile-width choices, workspace layout and the launch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gemm_host.h"
+
+int mrt_gpu_fail(char *why, size_t n, const char *fmt, ...) {
+    if (why && n) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+extern "C" int mrt_gpu_available(char *why, size_t n) {
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        mrt_gpu_fail(why, n, "no usable CUDA device: %s", cudaGetErrorString(e));
+        cudaGetLastError();
+        return 0;
+    }
+    if (count == 0) {
+        mrt_gpu_fail(why, n, "no CUDA device");
+        return 0;
+    }
+    int dev = 0, major = 0, minor = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    if (major != 9 || minor != 0) {
+        mrt_gpu_fail(why, n, "device %d is sm_%d%d; megartp's kernels are built for sm_90a (Hopper)", dev, major,
+                     minor);
+        return 0;
+    }
+    if (why && n) why[0] = 0;
+    return 1;
+}
+
+/* ---- watchdog records ------------------------------------------------------------------ */
+
+static unsigned *mrt_diag_host = NULL, *mrt_diag_dev = NULL;
+
+unsigned *mrt_gpu_diag(void) {
+    if (!mrt_diag_host) {
+        void *h = NULL, *d = NULL;
+        size_t bytes = (size_t)MRT_DIAG_SLOTS * MRT_DIAG_WORDS * 4;
+        if (cudaHostAlloc(&h, bytes, cudaHostAllocMapped) != cudaSuccess) {
+            cudaGetLastError();
+            return NULL;
+        }
+        memset(h, 0, bytes);
+        if (cudaHostGetDevicePointer(&d, h, 0) != cudaSuccess) {
+            cudaGetLastError();
+            cudaFreeHost(h);
+            return NULL;
+        }
+        mrt_diag_host = (unsigned *)h, mrt_diag_dev = (unsigned *)d;
+    }
+    return mrt_diag_dev;
+}
+
+extern "C" int mrt_gpu_watchdog_report(char *buf, size_t n) {
+    int count = 0;
+    size_t used = 0;
+    if (buf && n) buf[0] = 0;
+    if (!mrt_diag_host) return 0;
+    for (int i = 0; i < MRT_DIAG_SLOTS; i++) {
+        volatile unsigned *d = mrt_diag_host + i * MRT_DIAG_WORDS;
+        if (d[0] != MRT_DIAG_MAGIC) continue;
+        char line[320];
+        unsigned code = d[3];
+        if (code == MRT_DIAG_EMPTY_WAIT)
+            snprintf(line, sizeof line, "block %u thread %u: %s loader waited > %lld cycles for stage %u (parity %u, K block %u) to be released\n",
+                     d[1], d[2], d[7] == 1 ? "activation" : "weight", (long long)MRT_SPIN_LIMIT_CYCLES, d[4], d[5], d[6]);
+        else if (code == MRT_DIAG_TILE_STUCK)
+            snprintf(line, sizeof line, "block %u: GEMM tile (batch %u, n0 %u, m0 %u, split %u, K blocks %u..%u) not done after %lld cycles: weights issued %d, activations issued %d, consumed %d / %d\n",
+                     d[1], d[4], d[5], d[6], d[7], d[8], d[8] + d[9], (long long)MRT_SPIN_LIMIT_CYCLES, (int)d[10], (int)d[11], (int)d[12], (int)d[13]);
+        else if (code == MRT_DIAG_EVENT_WAIT)
+            snprintf(line, sizeof line, "block %u thread %u: event counter 0x%llx still %u, waiting for %u\n", d[1], d[2],
+                     ((unsigned long long)d[5] << 32) | d[4], d[7], d[6]);
+        else if (code == MRT_DIAG_FULL_WAIT)
+            snprintf(line, sizeof line, "block %u thread %u: consumer waited on mbarrier at smem 0x%x (parity %u)\n", d[1], d[2], d[4], d[5]);
+        else
+            snprintf(line, sizeof line, "block %u thread %u: watchdog record with unknown code %u\n", d[1], d[2], code);
+        count++;
+        size_t len = strlen(line);
+        if (buf && used + len + 1 < n) memcpy(buf + used, line, len + 1), used += len;
+    }
+    return count;
+}
+
+/* ---- TMA descriptors ---------------------------------------------------------------- */
+
+typedef CUresult (*mrt_encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                                        const cuuint64_t *, const cuuint32_t *, const cuuint32_t *,
+                                        CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                        CUtensorMapFloatOOBfill);
+
+static mrt_encode_tiled_fn mrt_encode_tiled(void) {
+    static mrt_encode_tiled_fn fn = NULL;
+    if (!fn) {
+        void *p = NULL;
+        cudaDriverEntryPointQueryResult q;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q) ==
+                cudaSuccess &&
+            q == cudaDriverEntryPointSuccess)
+            fn = (mrt_encode_tiled_fn)p;
+    }
+    return fn;
+}
+
+int mrt_tmap_2d(void *tmap, const void *base, CUtensorMapDataType dt, int elem_bytes, uint64_t inner,
+                uint64_t rows, uint64_t row_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n) {
+    mrt_encode_tiled_fn enc = mrt_encode_tiled();
+    if (!enc) return mrt_gpu_fail(why, n, "cuTensorMapEncodeTiled is not available from the driver");
+    if ((uintptr_t)base % 16) return mrt_gpu_fail(why, n, "tensor base %p is not 16-byte aligned", base);
+    if (row_bytes % 16) return mrt_gpu_fail(why, n, "row stride of %llu bytes is not a multiple of 16", (unsigned long long)row_bytes);
+    (void)elem_bytes;
+    cuuint64_t dims[2] = {inner, rows};
+    cuuint64_t strides[1] = {row_bytes};
+    cuuint32_t box[2] = {box_inner, box_rows};
+    cuuint32_t estr[2] = {1, 1};
+    CUresult r = enc((CUtensorMap *)tmap, dt, 2, (void *)base, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                     CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS)
+        return mrt_gpu_fail(why, n, "cuTensorMapEncodeTiled failed (%d) for a [%llu x %llu] tensor, box %u x %u", (int)r,
+                            (unsigned long long)rows, (unsigned long long)inner, box_rows, box_inner);
+    return 0;
+}
+
+/* ---- planning ----------------------------------------------------------------------- */
+
+int mrt_gpu_num_sms(void) {
+    static int v = 0;
+    if (!v) {
+        int dev = 0;
+        cudaGetDevice(&dev);
+        if (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || v <= 0) v = 132;
+    }
+    return v;
+}
+
+int mrt_gpu_smem_optin(void) {
+    static int v = 0;
+    if (!v) {
+        int dev = 0;
+        cudaGetDevice(&dev);
+        if (cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess || v <= 0)
+            v = 232448;
+    }
+    return v;
+}
+
+int mrt_gemm_pick_tn(int M) {
+    static const int tns[] = {8, 16, 32, 64, 128};
+    for (int i = 0; i < 5; i++)
+        if (M <= tns[i]) return tns[i];
+    return 128;
+}
+
+int mrt_gemm_cluster_capacity(const void *kernel, int size, int smem) {
+    static struct {
+        const void *k;
+        int size, smem, cap;
+    } cache[128];
+    static int n_cache = 0;
+    for (int i = 0; i < n_cache; i++)
+        if (cache[i].k == kernel && cache[i].size == size && cache[i].smem == smem) return cache[i].cap;
+    int cap = 0;
+    if (size >= 2 && size <= 16 &&
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess &&
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess) {
+        cudaLaunchConfig_t cfg = {};
+        cudaLaunchAttribute attr;
+        attr.id = cudaLaunchAttributeClusterDimension;
+        attr.val.clusterDim.x = (unsigned)size, attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
+        cfg.gridDim = dim3((unsigned)size), cfg.blockDim = dim3(MRT_GEMM_THREADS), cfg.dynamicSmemBytes = (size_t)smem;
+        cfg.attrs = &attr, cfg.numAttrs = 1;
+        if (cudaOccupancyMaxActiveClusters(&cap, kernel, &cfg) != cudaSuccess) cap = 0;
+    }
+    cudaGetLastError();
+    if (n_cache < 128) cache[n_cache].k = kernel, cache[n_cache].size = size, cache[n_cache].smem = smem,
+                       cache[n_cache++].cap = cap;
+    return cap;
+}
+
+int mrt_gemm_pick_split(int kind, int tn, const void *kernel, int units, int nkb, double wbytes_per_kb,
+                        double out_bytes_per_tile, int split, int allow_cluster, int *cluster) {
+    /* Fitted to the split sweeps of bench/gemm/NOTES.md (H200, 2026-11-29): a kernel this
+     * short streams ~3.6 TB/s in all, at most ~42 B/ns per SM; ~1.5 us ramp (first bytes,
+     * last tile). Global reduction: partial stores, a fence and a ticket atomic (~1.5 us),
+     * then the last CTA's loads, 8 splits per L2 round trip. Cluster reduction: two on-chip
+     * handshakes and distributed-shared-memory reads (~0.5 us). */
+    const double hbm = 3600.0, per_sm_cap = 42.0, ramp = 1500.0;
+    const int num_sms = mrt_gpu_num_sms();
+    double best = 1e300;
+    int bs = split > 0 ? split : 1, bc = 1;
+    for (int s = 1; s <= nkb; s++) {
+        if (nkb % s || (split > 0 && s != split)) continue;
+        int smem = 0;
+        if (mrt_gemm_pick_stages(kind, tn, nkb / s, &smem) < 1) continue;
+        for (int use_cl = 0; use_cl < 2; use_cl++) {
+            long long ctas = (long long)units * s, slots = num_sms;
+            /* allow_cluster 2 (auto): only a GEMM that is one cluster in all (B1, C0: measured
+             * 0.3-0.4 us faster than the global reduction; with many clusters it was slower) */
+            const int cl_ok = allow_cluster == 1 || (allow_cluster == 2 && units == 1);
+            if (use_cl) {
+                if (s < 2 || s > 16 || !cl_ok || !kernel) continue;
+                int cap = mrt_gemm_cluster_capacity(kernel, s, smem);
+                if (cap < 1) continue;
+                slots = (long long)cap * s;
+            } else if (s > 1 && cl_ok && s <= 16 && kernel && mrt_gemm_cluster_capacity(kernel, s, smem) >= 1) {
+                continue; /* the cluster path is taken wherever it is allowed and works */
+            }
+            long long waves = (ctas + slots - 1) / slots;
+            long long active = ctas < slots ? ctas : slots;
+            double rate = hbm / (double)active;
+            if (rate > per_sm_cap) rate = per_sm_cap;
+            double t = (double)waves * ((double)(nkb / s) * wbytes_per_kb / rate + ramp);
+            if (s > 1 && use_cl) t += 500.0;
+            if (s > 1 && !use_cl)
+                t += 1500.0 + 2.0 * out_bytes_per_tile / rate + (double)((s + 7) / 8) * 600.0;
+            if (t < best) best = t, bs = s, bc = use_cl ? s : 1;
+        }
+    }
+    *cluster = bc;
+    return bs;
+}
+
+template <int KIND, int TN> static int mrt_stages_for(int kb_per_split, int *smem_bytes) {
+    typedef mrt_gemm_layout<KIND, TN> L;
+    const int cap = mrt_gpu_smem_optin() - 1024; /* 1024: alignment slack of the dynamic base */
+    int best = 0;
+    for (int s = 1; s <= MRT_GEMM_MAX_STAGES && s <= kb_per_split; s++) {
+        L lay(s, kb_per_split);
+        if ((int)lay.total <= cap) best = s, *smem_bytes = (int)lay.total + 1024;
+    }
+    return best;
+}
+
+int mrt_gemm_pick_stages(int kind, int tn, int kb_per_split, int *smem_bytes) {
+#define MRT_STAGES_CASE(K)                                        \
+    switch (tn) {                                                 \
+    case 8: return mrt_stages_for<K, 8>(kb_per_split, smem_bytes);     \
+    case 16: return mrt_stages_for<K, 16>(kb_per_split, smem_bytes);   \
+    case 32: return mrt_stages_for<K, 32>(kb_per_split, smem_bytes);   \
+    case 64: return mrt_stages_for<K, 64>(kb_per_split, smem_bytes);   \
+    case 128: return mrt_stages_for<K, 128>(kb_per_split, smem_bytes); \
+    }                                                             \
+    return 0;
+    if (kind == MRT_GEMM_FP8) {
+        MRT_STAGES_CASE(MRT_GEMM_FP8)
+    } else if (kind == MRT_GEMM_BF16) {
+        MRT_STAGES_CASE(MRT_GEMM_BF16)
+    } else {
+        MRT_STAGES_CASE(MRT_GEMM_BF16_MN)
+    }
+#undef MRT_STAGES_CASE
+}
+
+/* Workspace: tickets [batches][nchunks][ntiles] u32 (padded to 256 B), then partials
+ * [batches][split][M][N] f32. */
+size_t mrt_gemm_ws_bytes(int batches, int nchunks, int ntiles, int split, int M, int N) {
+    if (split <= 1) return 0;
+    size_t t = ((size_t)batches * nchunks * ntiles * 4 + 255) & ~(size_t)255;
+    return t + (size_t)batches * split * M * N * 4;
+}
+
+void mrt_gemm_ws_split(void *ws, int batches, int nchunks, int ntiles, unsigned **tickets, float **partial) {
+    size_t t = ((size_t)batches * nchunks * ntiles * 4 + 255) & ~(size_t)255;
+    *tickets = (unsigned *)ws;
+    *partial = (float *)((char *)ws + t);
+}
+
+/* ---- launch -------------------------------------------------------------------------- */
+
+extern "C" int mrt_gpu_gemm_run(const mrt_gpu_gemm *g, void *stream, int pdl, char *why, size_t n) {
+    const void *fn = pdl ? g->kernel_pdl : g->kernel;
+    if (!fn) return mrt_gpu_fail(why, n, "gemm plan has no kernel (not planned?)");
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)g->grid);
+    cfg.blockDim = dim3(MRT_GEMM_THREADS);
+    cfg.dynamicSmemBytes = (size_t)g->smem_bytes;
+    cfg.stream = (cudaStream_t)stream;
+    cudaLaunchAttribute attr[2];
+    int na = 0;
+    if (pdl) {
+        attr[na].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[na++].val.programmaticStreamSerializationAllowed = 1;
+    }
+    if (g->cluster > 1) {
+        attr[na].id = cudaLaunchAttributeClusterDimension;
+        attr[na].val.clusterDim.x = (unsigned)g->cluster, attr[na].val.clusterDim.y = 1;
+        attr[na++].val.clusterDim.z = 1;
+    }
+    cfg.attrs = na ? attr : NULL;
+    cfg.numAttrs = (unsigned)na;
+    void *params[4] = {(void *)g->tmap_w, (void *)g->tmap_x, (void *)g->args, (void *)g->epi};
+    cudaError_t e = cudaLaunchKernelExC(&cfg, fn, params);
+    if (e != cudaSuccess) return mrt_gpu_fail(why, n, "gemm launch failed: %s", cudaGetErrorString(e));
+    return 0;
+}

@@ -1,0 +1,137 @@
+/* Standalone kernels and host launchers of the indexer ops E1 (index_logits) and F1 (topk).
+ * The device code is the ops' tile functions (src/ops/index_logits.cuh, src/ops/topk.cuh);
+ * here a __global__ wrapper maps CTAs to tiles, and the launchers check arguments. */
+#include <cuda_runtime.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "index_logits.cuh"
+#include "index_ops.h"
+#include "topk.cuh"
+
+/* ---- E1: one CTA (256 threads) per tile (request, chunk of keys) ------------------------------ */
+/* NT = 4 (heads <= 32) fits 128 registers: two CTAs per SM, so one's key loads overlap the
+ * other's MMAs; NT = 8 keeps 64 heads of query fragments in registers (one CTA per SM). */
+template <int MODE, int NT>
+__global__ void __launch_bounds__(MRT_IL_THREADS, NT == 4 ? 2 : 1) mrt_index_logits_kernel(mrt_index_logits_args a) {
+    extern __shared__ __align__(16) uint8_t mrt_il_smem[];
+    const int b = (int)blockIdx.x / a.nchunks, c = (int)blockIdx.x % a.nchunks;
+    const int j0 = c * a.chunk, j1 = min(a.kv, j0 + a.chunk);
+    mrt_index_logits_tile<MODE, NT>(a, b, j0, j1, mrt_il_smem, (int)threadIdx.x);
+}
+
+/* ---- F1: one CTA (T threads) per row --------------------------------------------------------- */
+template <int T> __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a) {
+    extern __shared__ __align__(16) uint8_t mrt_topk_smem[];
+    mrt_topk_tile<T>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topk_smem, (int)threadIdx.x);
+}
+
+static int fail(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, size_t n, const char *fmt, ...) {
+    if (why && n) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static int launched(const char *what, char *why, size_t n) {
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return fail(why, n, "%s: launch failed: %s", what, cudaGetErrorString(e));
+    return 0;
+}
+
+template <int MODE, int NT> static cudaError_t mrt_il_launch(const mrt_index_logits_args &a, int grid, cudaStream_t s) {
+    const int bytes = mrt_il_layout<MODE>::SMEM_BYTES;
+    if (bytes > 48 * 1024) {
+        cudaError_t e = cudaFuncSetAttribute(mrt_index_logits_kernel<MODE, NT>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+        if (e != cudaSuccess) return e;
+    }
+    mrt_index_logits_kernel<MODE, NT><<<grid, MRT_IL_THREADS, bytes, s>>>(a);
+    return cudaSuccess;
+}
+
+extern "C" int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, const void *idx_cache,
+                                            const int *pos, const int *block_table, float *logits, int M, int batch,
+                                            int kv, int heads, int dim, int block_tokens, int chunk, void *stream,
+                                            char *why, size_t n) {
+    const char *F = "mrt_gpu_index_logits";
+    if (variant != 0 && variant != 1) return fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma)", F, variant);
+    if (!q8i) return fail(why, n, "%s: q8i is NULL", F);
+    if (!wI) return fail(why, n, "%s: wI is NULL", F);
+    if (!idx_cache) return fail(why, n, "%s: idx_cache is NULL", F);
+    if (!pos) return fail(why, n, "%s: pos is NULL", F);
+    if (!block_table) return fail(why, n, "%s: block_table is NULL", F);
+    if (!logits) return fail(why, n, "%s: logits is NULL", F);
+    if (M < 1) return fail(why, n, "%s: M = %d must be >= 1", F, M);
+    if (batch < 1 || M % batch) return fail(why, n, "%s: batch = %d must be >= 1 and divide M = %d", F, batch, M);
+    if (kv < 1) return fail(why, n, "%s: kv = %d must be >= 1", F, kv);
+    if (M / batch > kv)
+        return fail(why, n, "%s: kv = %d is shorter than the %d new tokens of a request (M = %d, batch = %d)", F, kv,
+                    M / batch, M, batch);
+    if (dim != MRT_IL_DIM) return fail(why, n, "%s: dim = %d, only %d is supported", F, dim, MRT_IL_DIM);
+    if (heads < 1 || heads > 64) return fail(why, n, "%s: heads = %d must be in [1, 64]", F, heads);
+    if (block_tokens < 4 || block_tokens % 4)
+        return fail(why, n, "%s: block_tokens = %d must be a positive multiple of 4 (16-byte aligned blocks)", F,
+                    block_tokens);
+    if (chunk < 1) return fail(why, n, "%s: chunk = %d must be >= 1", F, chunk);
+    if ((uintptr_t)q8i % 16) return fail(why, n, "%s: q8i %p is not 16-byte aligned", F, q8i);
+    if ((uintptr_t)idx_cache % 16) return fail(why, n, "%s: idx_cache %p is not 16-byte aligned", F, idx_cache);
+    const long long nchunks = ((long long)kv + chunk - 1) / chunk, grid = nchunks * batch;
+    if (grid > 0x7fffffffLL) return fail(why, n, "%s: %lld tiles (batch x kv / chunk) is too many", F, grid);
+    mrt_index_logits_args a;
+    a.q8 = (const uint8_t *)q8i, a.wI = wI, a.cache = (const uint8_t *)idx_cache, a.pos = pos;
+    a.block_table = block_table, a.logits = logits;
+    a.M = M, a.batch = batch, a.n = M / batch, a.kv = kv, a.heads = heads, a.block_tokens = block_tokens;
+    a.bpr = (kv + block_tokens - 1) / block_tokens, a.chunk = chunk, a.nchunks = (int)nchunks;
+    a.block_bytes = (long long)block_tokens * (MRT_IL_DIM + 4);
+    cudaStream_t s = (cudaStream_t)stream;
+    cudaError_t e;
+    if (variant == 0)
+        e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4>(a, (int)grid, s) : mrt_il_launch<MRT_IL_F16, 8>(a, (int)grid, s);
+    else
+        e = heads <= 32 ? mrt_il_launch<MRT_IL_E4M3, 4>(a, (int)grid, s) : mrt_il_launch<MRT_IL_E4M3, 8>(a, (int)grid, s);
+    if (e != cudaSuccess) return fail(why, n, "%s: %s", F, cudaGetErrorString(e));
+    return launched(F, why, n);
+}
+
+extern "C" int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache, const int *pos,
+                                    const int *block_table, float *logits, int M, int batch, int kv, int heads,
+                                    int dim, int block_tokens, int chunk, void *stream, char *why, size_t n) {
+    return mrt_gpu_index_logits_variant(0, q8i, wI, idx_cache, pos, block_table, logits, M, batch, kv, heads, dim,
+                                        block_tokens, chunk, stream, why, n);
+}
+
+template <int T> static cudaError_t mrt_topk_launch(const mrt_topk_args &a, cudaStream_t s) {
+    const long long bytes = mrt_topk_smem_bytes(a.cache_keys);
+    cudaError_t e = cudaFuncSetAttribute(mrt_topk_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (e != cudaSuccess) return e;
+    mrt_topk_kernel<T><<<a.M, T, (size_t)bytes, s>>>(a);
+    return cudaSuccess;
+}
+
+extern "C" int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
+                                    char *why, size_t n) {
+    const char *F = "mrt_gpu_topk";
+    if (variant != 0 && variant != 1) return fail(why, n, "%s: variant %d (0: 1024 threads, 1: 512)", F, variant);
+    if (!logits) return fail(why, n, "%s: logits is NULL", F);
+    if (!out) return fail(why, n, "%s: out is NULL", F);
+    if (M < 1) return fail(why, n, "%s: M = %d must be >= 1", F, M);
+    if (kv < 1) return fail(why, n, "%s: kv = %d must be >= 1", F, kv);
+    if (k < 1 || k > MRT_TOPK_CAP) return fail(why, n, "%s: k = %d must be in [1, %d]", F, k, MRT_TOPK_CAP);
+    mrt_topk_args a;
+    a.logits = logits, a.out = out, a.M = M, a.kv = kv, a.k = k;
+    a.cache_keys = kv <= MRT_TOPK_CACHE_MAX ? kv : 0;
+    cudaStream_t s = (cudaStream_t)stream;
+    cudaError_t e = variant == 0 ? mrt_topk_launch<1024>(a, s) : mrt_topk_launch<512>(a, s);
+    if (e != cudaSuccess) return fail(why, n, "%s: %s", F, cudaGetErrorString(e));
+    return launched(F, why, n);
+}
+
+extern "C" int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, char *why, size_t n) {
+    return mrt_gpu_topk_variant(0, logits, out, M, kv, k, stream, why, n);
+}

@@ -1,0 +1,60 @@
+/* The C face of the indexer's GPU ops: E1 (indexer logits) and F1 (top-k) of the GLM-5
+ * prefix (../shared/GLM5_PREFIX.md steps 7 and 8; rounding in docs/NUMERICS.md). The device
+ * code is src/ops/index_logits.cuh and src/ops/topk.cuh; src/cuda/index_ops.cu holds the
+ * standalone kernels and these launchers. No CUDA header is included here: usable from C11.
+ *
+ * All pointers are device pointers; `stream` is a cudaStream_t (NULL: the legacy stream).
+ * Every function returns 0 once the kernel is enqueued, or -1 with a message in why (n bytes)
+ * naming the argument that is wrong or the CUDA error of the launch. Nothing is allocated. */
+#ifndef MRT_INDEX_OPS_H
+#define MRT_INDEX_OPS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* E1. logits[t, j] = (sum_h wI[t,h] * max(dot(q8[t,h,:], k8[j,:]), 0)) * ks[j] if j <= pos[t],
+ * else -INFINITY, for every token t of request b = t / (M / batch) and key j in [0, kv).
+ *   q8i  [M, heads, dim] e4m3 codes          wI [M, heads] f32        pos [M] i32
+ *   idx_cache [num_blocks][block_tokens * dim e4m3 codes (token-major), then block_tokens f32]
+ *   block_table [batch, ceil(kv / block_tokens)] i32: key j of request b lives in block
+ *       block_table[b * ceil(kv / block_tokens) + j / block_tokens] at offset j % block_tokens
+ *   logits [M, kv] f32 (row stride kv)
+ * One CTA per tile (request, `chunk` keys); it reads each key once for all of the request's
+ * tokens. Limits (checked): dim == 128, 1 <= heads <= 64, batch divides M, 1 <= chunk,
+ * M / batch <= kv. The cache must be 4-byte aligned per block (block_tokens * 132 bytes) and
+ * q8i 16-byte aligned. Entries of block_table and pos are not checked here (they are device
+ * data): the plan checks them on the host (mrt_check_step_inputs).
+ * Accumulation: e4m3 values are converted exactly to f16 and multiplied on tensor cores
+ * (mma.sync m16n8k16, products exact, f32 accumulation); the head sum and ks in fp32. */
+int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache, const int *pos,
+                         const int *block_table, float *logits, int M, int batch, int kv, int heads, int dim,
+                         int block_tokens, int chunk, void *stream, char *why, size_t n);
+
+/* Variants of E1 for benchmarks and tests; variant 0 is mrt_gpu_index_logits.
+ * variant 1: e4m3 operands straight into mma.sync m16n8k32 (half the tensor instructions) —
+ *   faster, but Hopper's FP8 MMA keeps only ~13 mantissa bits in its accumulator ("FP22",
+ *   see the DeepSeek-V3 report and SageAttention2), so it misses the 1e-5 contract of E1
+ *   (expect ~1e-4). Not for production use. */
+int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, const void *idx_cache,
+                                 const int *pos, const int *block_table, float *logits, int M, int batch, int kv,
+                                 int heads, int dim, int block_tokens, int chunk, void *stream, char *why,
+                                 size_t n);
+
+/* F1. For each row r of logits [M, kv] f32: the k largest finite logits (-inf, +inf, NaN
+ * excluded) as indices j, sorted by (value descending, index ascending; -0.0 == +0.0),
+ * written to out[r * k + i]; -1 pads the row when it has fewer than k finite values.
+ * One CTA (1024 threads) per row. Limits (checked): 1 <= k <= 4096, kv >= 1, M >= 1. */
+int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, char *why, size_t n);
+
+/* Variants of F1: 0 = mrt_gpu_topk (1024 threads a row), 1 = 512 threads a row. */
+int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
+                         char *why, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

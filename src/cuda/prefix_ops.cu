@@ -1,0 +1,103 @@
+/* Standalone kernels of A0 and the FP8 GEMM finalizations: a CTA per tile, calling the
+ * same device functions the megakernel calls (src/ops/add_rmsnorm_quant.cuh,
+ * src/ops/gemm_fp8_epilogues.cuh). Built with -fmad=false (Makefile): these compute the
+ * quantities that e4m3 codes are rounded from, and must take the CPU reference's steps. */
+#include <cuda_runtime.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "add_rmsnorm_quant.cuh"
+#include "gemm_fp8_epilogues.cuh"
+#include "ops.h"
+#include "prefix_ops.h"
+
+static int fail(char *why, size_t n, const char *fmt, ...) {
+    if (why && n) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static int launched(const char *what, char *why, size_t n) {
+    cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? 0 : fail(why, n, "%s: launch failed: %s", what, cudaGetErrorString(e));
+}
+
+__global__ void __launch_bounds__(MRT_A0_THREADS) mrt_a0_kernel(mrt_a0_args a) {
+    __shared__ double scratch[32];
+    mrt_a0_row(a, blockIdx.x, scratch);
+}
+
+extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t *w, uint16_t *r_new, uint16_t *x,
+                          uint8_t *x8, float *sx, int M, int H, float eps, void *stream, char *why, size_t n) {
+    if (M < 1 || H % 128 || H > 16384) return fail(why, n, "a0: M %d, hidden %d (a multiple of 128 up to 16384)", M, H);
+    mrt_a0_args a = {h, res, w, r_new, x, x8, sx, H, eps};
+    mrt_a0_kernel<<<M, MRT_A0_THREADS, 0, (cudaStream_t)stream>>>(a);
+    return launched("a0", why, n);
+}
+
+/* grid.x = row, grid.y = unit (QKV_A: q blocks, then the kv unit; Q_B, INDEX_Q: heads). */
+__global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi) {
+    __shared__ double ds[32];
+    __shared__ float fs[32];
+    __shared__ float rowbuf[256];
+    int row = blockIdx.x, u = blockIdx.y;
+    switch (epi) {
+    case MRT_EPI_QKV_A:
+        if (u < a.q_lora / 128) mrt_epi_qkv_a_q(a, row, u * 128, ds, fs);
+        else mrt_epi_qkv_a_kv(a, row, ds, fs);
+        break;
+    case MRT_EPI_INDEX_K: mrt_epi_index_k(a, row, ds, fs, rowbuf); break;
+    case MRT_EPI_Q_B: mrt_epi_q_b(a, row, u, rowbuf); break;
+    case MRT_EPI_INDEX_Q: mrt_epi_index_q(a, row, u, fs, rowbuf); break;
+    }
+}
+
+extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, char *why, size_t n) {
+    mrt_epi_args a;
+    memset(&a, 0, sizeof a);
+    a.c = e->c, a.M = e->M, a.N = e->N, a.K = e->K, a.eps = e->eps;
+    const int32_t *ip = e->ip;
+    dim3 grid(e->M, 1);
+    int threads = MRT_EPI_THREADS;
+    switch (e->epi) {
+    case MRT_EPI_QKV_A: /* in: x8 sx W sW w_qn w_kvn pos block_table rope_cs; out: qr8 sqr ssq mla_cache */
+        a.w_qn = (const uint16_t *)e->in[4], a.w_kvn = (const uint16_t *)e->in[5];
+        a.pos = (const int32_t *)e->in[6], a.block_table = (const int32_t *)e->in[7], a.rope_cs = (const float *)e->in[8];
+        a.qr8 = (uint8_t *)e->out[0], a.sqr = (float *)e->out[1], a.ssq_out = (float *)e->out[2];
+        a.mla_cache = (uint8_t *)e->out[3];
+        a.q_lora = ip[1], a.kv_lora = ip[2], a.rope = ip[3], a.batch = ip[4], a.kv = ip[5], a.block_tokens = ip[6];
+        if (a.kv_lora % 128 || a.kv_lora / 128 > 8 || a.rope / 2 > MRT_EPI_THREADS)
+            return fail(why, n, "epilogue qkv_a: kv_lora %d, rope %d unsupported", a.kv_lora, a.rope);
+        grid.y = a.q_lora / 128 + 1;
+        break;
+    case MRT_EPI_INDEX_K: /* in: x8 sx W sW ln_w ln_b pos block_table rope_cs; out: idx_cache */
+        a.ln_w = (const uint16_t *)e->in[4], a.ln_b = (const uint16_t *)e->in[5];
+        a.pos = (const int32_t *)e->in[6], a.block_table = (const int32_t *)e->in[7], a.rope_cs = (const float *)e->in[8];
+        a.idx_cache = (uint8_t *)e->out[0];
+        a.batch = ip[4], a.kv = ip[5], a.block_tokens = ip[6];
+        if (e->N != 128) return fail(why, n, "epilogue index_k: key width %d (128 supported)", e->N);
+        break;
+    case MRT_EPI_Q_B: /* in: qr8 sqr W sW ssq pos rope_cs; out: q_nope q_pe */
+        a.ssq_in = (const float *)e->in[4], a.pos = (const int32_t *)e->in[5], a.rope_cs = (const float *)e->in[6];
+        a.q_nope = (uint16_t *)e->out[0];
+        a.heads = ip[1], a.nope = ip[2], a.rope = ip[3];
+        a.qmla = e->qmla, a.qmla_width = e->qmla_width, a.qmla_rope_at = e->qmla_rope_at;
+        if (a.rope > 256 || !a.qmla) return fail(why, n, "epilogue q_b: rope %d or no query buffer", a.rope);
+        grid.y = a.heads, threads = 256;
+        break;
+    case MRT_EPI_INDEX_Q: /* in: qr8 sqr W sW ssq gate pos rope_cs; out: q8i wI */
+        a.ssq_in = (const float *)e->in[4], a.gate = (const float *)e->in[5], a.pos = (const int32_t *)e->in[6];
+        a.rope_cs = (const float *)e->in[7], a.q8i = (uint8_t *)e->out[0], a.wI = (float *)e->out[1];
+        a.heads = ip[1], a.dim = ip[2], a.rope = ip[3], a.gate_partials = e->gate_partials;
+        if (a.dim != 128) return fail(why, n, "epilogue index_q: head dim %d (128 supported)", a.dim);
+        grid.y = a.heads;
+        break;
+    default: return fail(why, n, "unknown epilogue %d", e->epi);
+    }
+    mrt_epi_kernel<<<grid, threads, 0, (cudaStream_t)stream>>>(a, e->epi);
+    return launched("epilogue", why, n);
+}

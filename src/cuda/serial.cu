@@ -1,0 +1,281 @@
+/* Device buffers of a plan's graph and the `serial` executor: one kernel per op (the ops'
+ * standalone wrappers), in plan order, on one stream, optionally as a CUDA graph.
+ *
+ * The serial executor runs whole ops: it takes the plan's op selection and order, but
+ * each GEMM chooses its own split (src/cuda/gemm*.cu) and reduces it in-kernel, so here
+ * the head gate is produced reduced (one partial) and D0's finalization writes the roped
+ * q_pe straight into the FlashMLA query, where D2 writes the absorbed part. */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "gpu.h"
+#include "index_ops.h"
+#include "internal.h"
+#include "ops.h"
+#include "prefix_ops.h"
+
+#define MRT_MAX_COPIES 16
+
+typedef struct op_state {
+    float *c;                          /* gemm_fp8: reduced fp32 output [M, N] */
+    void *ws;                          /* GEMM split-K workspace */
+    mrt_gpu_gemm gemm[MRT_MAX_COPIES]; /* GEMM launch plans, one per weight copy */
+} op_state;
+
+struct mrt_gpu_exec {
+    mrt_context *ctx;
+    mrt_plan *p;
+    const mrt_graph *g;
+    int copies;
+    void *dev[MRT_MAX_TENSORS][MRT_MAX_COPIES];
+    size_t bytes[MRT_MAX_TENSORS];
+    op_state op[MRT_MAX_OPS];
+    cudaStream_t stream;
+    cudaGraphExec_t graph[MRT_MAX_COPIES];
+    char why[512];
+};
+
+static bool rotates(const mrt_tensor *t) { return t->role == MRT_ROLE_WEIGHT || t->role == MRT_ROLE_CACHE; }
+
+static mrt_status cuda_fail(mrt_gpu_exec *x, cudaError_t e, const char *what) {
+    return mrt_fail(x->ctx, MRT_ERR_INVALID, "%s: %s", what, cudaGetErrorString(e));
+}
+
+static void *D(mrt_gpu_exec *x, int tensor, int copy) {
+    return x->dev[tensor][rotates(&x->g->tensors[tensor]) ? copy : 0];
+}
+
+static mrt_status prepare_gemms(mrt_gpu_exec *x) {
+    const mrt_graph *g = x->g;
+    for (int i = 0; i < x->p->n_ops; i++) {
+        const mrt_op *op = &g->ops[x->p->ops[i]];
+        op_state *s = &x->op[op->id];
+        const mrt_tensor *a = op_in(g, op, 0);
+        if (op->kind == MRT_OPC_GEMM_FP8) {
+            int M = (int)a->dims[0], K = (int)a->dims[1], N = (int)op_in(g, op, 2)->dims[0];
+            cudaError_t e = cudaMalloc((void **)&s->c, (size_t)M * N * 4);
+            size_t ws = mrt_gpu_gemm_workspace_bytes(0, M, N, K, 1, 0);
+            if (!e && ws) e = cudaMalloc(&s->ws, ws);
+            if (!e && ws) e = cudaMemset(s->ws, 0, ws); /* tickets start at zero; runs leave them so */
+            if (e) return cuda_fail(x, e, "serial: GEMM buffers");
+            for (int c = 0; c < x->copies; c++) {
+                mrt_gpu_gemm_fp8_args ga;
+                memset(&ga, 0, sizeof ga);
+                ga.M = M, ga.N = N, ga.K = K;
+                ga.x8 = D(x, op->in[0], c), ga.sx = (const float *)D(x, op->in[1], c);
+                ga.w = D(x, op->in[2], c), ga.sw = (const float *)D(x, op->in[3], c);
+                ga.out = s->c, ga.out_ld = N, ga.out_f32 = 1, ga.split = 0;
+                ga.workspace = s->ws, ga.workspace_bytes = ws;
+                if (mrt_gpu_gemm_fp8_plan(&s->gemm[c], &ga, x->why, sizeof x->why))
+                    return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: %s", op->name, x->why);
+            }
+        } else if (op->kind == MRT_OPC_GEMM_BF16 || op->kind == MRT_OPC_BMM_BF16) {
+            bool bmm = op->kind == MRT_OPC_BMM_BF16;
+            const mrt_tensor *w = op_in(g, op, bmm ? 2 : 1), *o = op_out(g, op, 0);
+            int M = (int)a->dims[0], batches = bmm ? (int)a->dims[1] : 1;
+            int K = bmm ? (int)a->dims[2] : (int)a->dims[1], N = bmm ? (int)w->dims[2] : (int)w->dims[0];
+            size_t ws = mrt_gpu_gemm_workspace_bytes(bmm ? 2 : 1, M, N, K, batches, 0);
+            cudaError_t e = ws ? cudaMalloc(&s->ws, ws) : cudaSuccess;
+            if (!e && ws) e = cudaMemset(s->ws, 0, ws);
+            if (e) return cuda_fail(x, e, "serial: GEMM workspace");
+            for (int c = 0; c < x->copies; c++) {
+                mrt_gpu_gemm_bf16_args ga;
+                memset(&ga, 0, sizeof ga);
+                ga.M = M, ga.N = N, ga.K = K, ga.batches = batches;
+                ga.x = D(x, op->in[0], c);
+                ga.x_ld = bmm ? (long long)batches * K : K, ga.x_batch_col = bmm ? K : 0;
+                ga.w = D(x, op->in[bmm ? 2 : 1], c), ga.w_mn_major = bmm;
+                ga.out = D(x, op->out[0], c);
+                ga.out_ld = bmm ? (long long)batches * o->dims[2] : N, ga.out_batch_stride = bmm ? o->dims[2] : 0;
+                ga.out_f32 = !bmm, ga.split = 0, ga.workspace = s->ws, ga.workspace_bytes = ws;
+                if (mrt_gpu_gemm_bf16_plan(&s->gemm[c], &ga, x->why, sizeof x->why))
+                    return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: %s", op->name, x->why);
+            }
+        }
+    }
+    return MRT_OK;
+}
+
+mrt_status mrt_gpu_exec_new(mrt_plan *p, int copies, mrt_gpu_exec **out) {
+    if (!out || !p) return MRT_ERR_INVALID;
+    *out = NULL;
+    char why[256];
+    if (!mrt_gpu_available(why, sizeof why)) return mrt_fail(p->ctx, MRT_ERR_UNSUPPORTED, "%s", why);
+    if (copies < 1 || copies > MRT_MAX_COPIES)
+        return mrt_fail(p->ctx, MRT_ERR_INVALID, "gpu executor: %d weight copies (1..%d)", copies, MRT_MAX_COPIES);
+    mrt_gpu_exec *x = (mrt_gpu_exec *)calloc(1, sizeof *x);
+    if (!x) return mrt_fail(p->ctx, MRT_ERR_NOMEM, "gpu executor: out of memory");
+    x->ctx = p->ctx, x->p = p, x->g = p->g, x->copies = copies;
+    mrt_status st = MRT_OK;
+    cudaError_t e = cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking);
+    if (e) st = cuda_fail(x, e, "gpu executor: stream");
+    for (int t = 0; t < x->g->n_tensors && !st; t++) {
+        const mrt_tensor *tt = &x->g->tensors[t];
+        x->bytes[t] = mrt_tensor_bytes(tt);
+        for (int c = 0; c < (rotates(tt) ? copies : 1) && !st; c++)
+            if ((e = cudaMalloc(&x->dev[t][c], x->bytes[t]))) st = cuda_fail(x, e, tt->name);
+            else if ((e = cudaMemset(x->dev[t][c], 0xFF, x->bytes[t]))) st = cuda_fail(x, e, tt->name);
+    }
+    if (!st) st = prepare_gemms(x);
+    if (st) {
+        mrt_gpu_exec_free(x);
+        return st;
+    }
+    *out = x;
+    return MRT_OK;
+}
+
+void mrt_gpu_exec_free(mrt_gpu_exec *x) {
+    if (!x) return;
+    cudaDeviceSynchronize();
+    for (int c = 0; c < MRT_MAX_COPIES; c++)
+        if (x->graph[c]) cudaGraphExecDestroy(x->graph[c]);
+    for (int t = 0; t < MRT_MAX_TENSORS; t++)
+        for (int c = 0; c < MRT_MAX_COPIES; c++) cudaFree(x->dev[t][c]);
+    for (int o = 0; o < MRT_MAX_OPS; o++) cudaFree(x->op[o].c), cudaFree(x->op[o].ws);
+    if (x->stream) cudaStreamDestroy(x->stream);
+    free(x);
+}
+
+static mrt_status check_tensor(mrt_gpu_exec *x, int tensor, int copy) {
+    if (!x) return MRT_ERR_INVALID;
+    if (tensor < 0 || tensor >= x->g->n_tensors)
+        return mrt_fail(x->ctx, MRT_ERR_INVALID, "gpu executor: no tensor %d", tensor);
+    int n = rotates(&x->g->tensors[tensor]) ? x->copies : 1;
+    if (copy < 0 || copy >= n)
+        return mrt_fail(x->ctx, MRT_ERR_INVALID, "tensor %s: copy %d of %d", x->g->tensors[tensor].name, copy, n);
+    return MRT_OK;
+}
+
+mrt_status mrt_gpu_upload(mrt_gpu_exec *x, int tensor, int copy, const void *host) {
+    mrt_status st = check_tensor(x, tensor, copy);
+    if (st) return st;
+    cudaError_t e = cudaMemcpy(x->dev[tensor][copy], host, x->bytes[tensor], cudaMemcpyHostToDevice);
+    return e ? cuda_fail(x, e, x->g->tensors[tensor].name) : MRT_OK;
+}
+
+mrt_status mrt_gpu_download(mrt_gpu_exec *x, int tensor, int copy, void *host) {
+    mrt_status st = check_tensor(x, tensor, copy);
+    if (st) return st;
+    cudaError_t e = cudaMemcpy(host, x->dev[tensor][copy], x->bytes[tensor], cudaMemcpyDeviceToHost);
+    return e ? cuda_fail(x, e, x->g->tensors[tensor].name) : MRT_OK;
+}
+
+mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor) {
+    mrt_status st = check_tensor(x, tensor, 0);
+    if (st) return st;
+    int n = rotates(&x->g->tensors[tensor]) ? x->copies : 1;
+    for (int c = 0; c < n; c++) {
+        cudaError_t e = cudaMemset(x->dev[tensor][c], 0xFF, x->bytes[tensor]);
+        if (e) return cuda_fail(x, e, x->g->tensors[tensor].name);
+    }
+    for (int o = 0; o < MRT_MAX_OPS; o++)
+        if (x->op[o].c) cudaMemset(x->op[o].c, 0xFF, (size_t)op_in(x->g, &x->g->ops[o], 0)->dims[0] *
+                                                          op_in(x->g, &x->g->ops[o], 2)->dims[0] * 4);
+    return MRT_OK;
+}
+
+/* Launches op `op` for weight/cache copy `copy` on the executor's stream. */
+static mrt_status launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy) {
+    const mrt_graph *g = x->g;
+    op_state *s = &x->op[op->id];
+    void *st = x->stream;
+    int rc = 0;
+    switch (op->kind) {
+    case MRT_OPC_ADD_RMSNORM_QUANT: {
+        const mrt_tensor *h = op_in(g, op, 0);
+        rc = mrt_gpu_a0((const uint16_t *)D(x, op->in[0], copy), (const uint16_t *)D(x, op->in[1], copy),
+                        (const uint16_t *)D(x, op->in[2], copy), (uint16_t *)D(x, op->out[0], copy),
+                        (uint16_t *)D(x, op->out[1], copy), (uint8_t *)D(x, op->out[2], copy),
+                        (float *)D(x, op->out[3], copy), (int)h->dims[0], (int)h->dims[1], op->p.f[0], st, x->why,
+                        sizeof x->why);
+        break;
+    }
+    case MRT_OPC_GEMM_FP8: {
+        rc = mrt_gpu_gemm_run(&s->gemm[copy], st, 0, x->why, sizeof x->why);
+        if (rc) break;
+        mrt_gpu_epi e;
+        memset(&e, 0, sizeof e);
+        e.epi = op->p.i[0], e.c = s->c, e.ip = op->p.i, e.eps = op->p.f[0];
+        e.M = (int)op_in(g, op, 0)->dims[0], e.K = (int)op_in(g, op, 0)->dims[1], e.N = (int)op_in(g, op, 2)->dims[0];
+        for (int j = 0; j < op->n_in; j++) e.in[j] = D(x, op->in[j], copy);
+        for (int j = 0; j < op->n_out; j++) e.out[j] = D(x, op->out[j], copy);
+        e.gate_partials = 1; /* the serial head gate is reduced in its GEMM */
+        if (e.epi == MRT_EPI_Q_B) { /* roped q_pe lands in the FlashMLA query D2 writes */
+            const mrt_tensor *q = mrt_graph_find_tensor(g, "qmla");
+            if (!q) return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: no qmla tensor for q_pe", op->name);
+            e.qmla = (uint16_t *)D(x, q->id, copy);
+            e.qmla_width = (int)q->dims[2], e.qmla_rope_at = (int)q->dims[2] - op->p.i[3];
+        }
+        rc = mrt_gpu_epilogue(&e, st, x->why, sizeof x->why);
+        break;
+    }
+    case MRT_OPC_GEMM_BF16:
+    case MRT_OPC_BMM_BF16: rc = mrt_gpu_gemm_run(&s->gemm[copy], st, 0, x->why, sizeof x->why); break;
+    case MRT_OPC_INDEX_LOGITS: {
+        const mrt_tensor *q = op_in(g, op, 0);
+        rc = mrt_gpu_index_logits(D(x, op->in[0], copy), (const float *)D(x, op->in[1], copy), D(x, op->in[2], copy),
+                                  (const int *)D(x, op->in[3], copy), (const int *)D(x, op->in[4], copy),
+                                  (float *)D(x, op->out[0], copy), (int)q->dims[0], op->p.i[4], op->p.i[5],
+                                  (int)q->dims[1], (int)q->dims[2], op->p.i[6], x->p->cfg[op->id].chunk ? x->p->cfg[op->id].chunk : 256,
+                                  st, x->why, sizeof x->why);
+        break;
+    }
+    case MRT_OPC_TOPK: {
+        const mrt_tensor *l = op_in(g, op, 0);
+        rc = mrt_gpu_topk((const float *)D(x, op->in[0], copy), (int *)D(x, op->out[0], copy), (int)l->dims[0],
+                          (int)l->dims[1], op->p.i[0], st, x->why, sizeof x->why);
+        break;
+    }
+    default: return mrt_fail(x->ctx, MRT_ERR_UNSUPPORTED, "op %s: no GPU kernel for kind %d", op->name, op->kind);
+    }
+    return rc ? mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: %s", op->name, x->why) : MRT_OK;
+}
+
+static mrt_status launch_all(mrt_gpu_exec *x, int copy) {
+    for (int i = 0; i < x->p->n_ops; i++) {
+        mrt_status st = launch_op(x, &x->g->ops[x->p->ops[i]], copy);
+        if (st) return st;
+    }
+    return MRT_OK;
+}
+
+mrt_status mrt_gpu_serial_step(mrt_gpu_exec *x, int copy, int graph) {
+    mrt_status st = check_tensor(x, 0, 0);
+    if (st) return st;
+    if (copy < 0 || copy >= x->copies) return mrt_fail(x->ctx, MRT_ERR_INVALID, "copy %d of %d", copy, x->copies);
+    if (!graph) return launch_all(x, copy);
+    if (!x->graph[copy]) {
+        cudaGraph_t gr;
+        cudaError_t e = cudaStreamBeginCapture(x->stream, cudaStreamCaptureModeThreadLocal);
+        if (e) return cuda_fail(x, e, "serial: begin capture");
+        st = launch_all(x, copy);
+        e = cudaStreamEndCapture(x->stream, &gr);
+        if (st) return st;
+        if (e) return cuda_fail(x, e, "serial: end capture");
+        e = cudaGraphInstantiate(&x->graph[copy], gr, 0);
+        cudaGraphDestroy(gr);
+        if (e) return cuda_fail(x, e, "serial: instantiate");
+    }
+    cudaError_t e = cudaGraphLaunch(x->graph[copy], x->stream);
+    return e ? cuda_fail(x, e, "serial: graph launch") : MRT_OK;
+}
+
+void *mrt_gpu_exec_stream(mrt_gpu_exec *x) { return x ? x->stream : NULL; }
+
+mrt_status mrt_gpu_serial_op(mrt_gpu_exec *x, int i, int copy) {
+    if (!x || i < 0 || i >= x->p->n_ops || copy < 0 || copy >= x->copies) return MRT_ERR_INVALID;
+    return launch_op(x, &x->g->ops[x->p->ops[i]], copy);
+}
+
+mrt_status mrt_gpu_sync(mrt_gpu_exec *x) {
+    if (!x) return MRT_ERR_INVALID;
+    cudaError_t e = cudaStreamSynchronize(x->stream);
+    if (!e) return MRT_OK;
+    char report[2048];
+    int n = mrt_gpu_watchdog_report(report, sizeof report);
+    return mrt_fail(x->ctx, MRT_ERR_INVALID, "gpu step failed: %s%s%s", cudaGetErrorString(e), n ? "; watchdog: " : "",
+                    n ? report : "");
+}

@@ -1,0 +1,81 @@
+/* A0 on the GPU: r = bf16(h + res), x = w * r * rsqrt(mean(r^2) + eps), x8/sx = 1x128 e4m3
+ * quantization of the fp32 x (docs/NUMERICS.md). One tile = one row, one CTA of
+ * MRT_A0_THREADS threads; the same device function serves the standalone kernel and the
+ * megakernel. The sum of squares is accumulated in fp64, like the CPU reference, so both
+ * take the same rounding steps into the e4m3 codes. */
+#pragma once
+
+#include <cuda_bf16.h>
+#include <stdint.h>
+
+#include "numerics.h"
+
+#define MRT_A0_THREADS 256
+
+struct mrt_a0_args {
+    const uint16_t *h, *res, *w; /* [M, H], [M, H], [H] bf16 bits */
+    uint16_t *r_new, *x;         /* [M, H] */
+    uint8_t *x8;                 /* [M, H] */
+    float *sx;                   /* [M, H / 128] */
+    int H;
+    float eps;
+};
+
+/* Block-wide sum of one double per thread; every thread gets the total. Fixed tree order:
+ * deterministic run to run. */
+static __device__ __forceinline__ double mrt_block_sum_f64(double v, double *scratch) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
+    __syncthreads(); /* scratch may still be read by a previous call */
+    if (lane == 0) scratch[warp] = v;
+    __syncthreads();
+    double t = 0;
+    for (int i = 0; i < nw; i++) t += scratch[i];
+    return t;
+}
+
+/* One row. Each thread owns 8-element chunks c = tid + i * blockDim (16-byte loads); the 16
+ * chunks of a 128-group sit in 16 consecutive lanes, so a group's amax is a half-warp
+ * shuffle reduction. H is a multiple of 128 up to 16384 (checked on the host). */
+static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch) {
+    const int chunks = a.H / 8, per = (chunks + MRT_A0_THREADS - 1) / MRT_A0_THREADS;
+    float v[8][8]; /* per <= 8: H <= 16384 at 256 threads */
+    double ss = 0;
+    for (int i = 0; i < per; i++) {
+        int c = threadIdx.x + i * MRT_A0_THREADS;
+        if (c >= chunks) break;
+        uint4 hh = *(const uint4 *)(a.h + (size_t)row * a.H + c * 8);
+        uint4 rr = *(const uint4 *)(a.res + (size_t)row * a.H + c * 8);
+        const uint16_t *hp = (const uint16_t *)&hh, *rp = (const uint16_t *)&rr;
+        uint16_t out[8];
+        for (int e = 0; e < 8; e++) {
+            float r = mrt_round_bf16(__fadd_rn(mrt_bf16_to_f32(hp[e]), mrt_bf16_to_f32(rp[e])));
+            out[e] = mrt_f32_to_bf16(r);
+            v[i][e] = r;
+            ss += (double)r * (double)r;
+        }
+        *(uint4 *)(a.r_new + (size_t)row * a.H + c * 8) = *(const uint4 *)out;
+    }
+    float rs = mrt_rms_factor(mrt_block_sum_f64(ss, scratch), a.H, a.eps);
+    for (int i = 0; i < per; i++) {
+        int c = threadIdx.x + i * MRT_A0_THREADS;
+        bool live = c < chunks;
+        uint4 ww = live ? *(const uint4 *)(a.w + c * 8) : make_uint4(0, 0, 0, 0);
+        const uint16_t *wp = (const uint16_t *)&ww;
+        uint16_t xb[8];
+        float amax = 0;
+        for (int e = 0; e < 8; e++) {
+            v[i][e] = __fmul_rn(__fmul_rn(mrt_bf16_to_f32(wp[e]), v[i][e]), rs);
+            xb[e] = mrt_f32_to_bf16(v[i][e]);
+            amax = fmaxf(amax, fabsf(v[i][e]));
+        }
+        for (int o = 8; o > 0; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+        if (!live) continue;
+        *(uint4 *)(a.x + (size_t)row * a.H + c * 8) = *(const uint4 *)xb;
+        float s = mrt_block_scale(amax);
+        uint8_t q[8];
+        for (int e = 0; e < 8; e++) q[e] = mrt_f32_to_e4m3(__fdiv_rn(v[i][e], s));
+        *(uint2 *)(a.x8 + (size_t)row * a.H + c * 8) = *(const uint2 *)q;
+        if ((c & 15) == 0) a.sx[(size_t)row * (a.H / 128) + c / 16] = s;
+    }
+}

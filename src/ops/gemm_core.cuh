@@ -1,0 +1,691 @@
+/* The skeleton shared by megartp's GEMMs on Hopper (sm_90a): PTX primitives (mbarrier,
+ * TMA, wgmma), the tile context, the pipeline roles that do not depend on the element type
+ * (controller init, activation loader, weight loader, store / split-K reduce), the wait
+ * primitives and the default epilogue. gemm_fp8.cuh and gemm_bf16.cuh add the compute role
+ * of each kind; src/cuda/gemm.cu holds the standalone kernels and the host planning.
+ *
+ * Decode M is weight streaming, so every kind is "swap-AB": the weights fill wgmma's M
+ * (64 weight rows per consumer warpgroup, BLOCK_N = 128 or 256 rows per CTA) and the
+ * tokens are wgmma's N (TN = 8..128 per tile; more tokens = more token chunks). The
+ * accumulator therefore holds C^T; the compute role transposes it through shared memory
+ * on the way out, so the store role writes rows of C[m, n].
+ *
+ * Roles (DESIGN.md section 3): warp 0 controller, warp 1 aload, warp 2 wload, warps 4..11
+ * compute (two consumer warpgroups) then store. Only aload waits for its input (the Wait
+ * template parameter: nothing, griddepcontrol.wait, or an event spin in the megakernel);
+ * wload streams weights from the first cycle. The megakernel calls these same functions
+ * with a tile context decoded from an instruction instead of blockIdx.
+ *
+ * Limits (checked on the host, gemm.cu): K-major operands with 128-byte rows per K block
+ * (128 e4m3 or 64 bf16 values), N a multiple of 8 (fp8: of 64), K a multiple of the K block,
+ * row strides multiples of 16 bytes, at most MRT_GEMM_MAX_STAGES pipeline stages. */
+#ifndef MRT_GEMM_CORE_CUH
+#define MRT_GEMM_CORE_CUH
+
+#include <cuda.h> /* CUtensorMap */
+#include <stdint.h>
+
+#include "wgmma_ops.cuh"
+
+#define MRT_GEMM_THREADS 384
+#define MRT_GEMM_CONSUMERS 256 /* two consumer warpgroups: warps 4..11 */
+#define MRT_GEMM_MAX_STAGES 8
+#define MRT_GEMM_KB_BYTES 128 /* one K block = one 128-byte swizzle row */
+
+/* Every spin is bounded: past this many SM cycles (about 10 s, long enough for
+ * compute-sanitizer's slowdown) the waiting thread records what it waited for (mrt_diag_trap)
+ * and traps, so a pipeline bug costs seconds of shared GPU time, not a hang. */
+#ifndef MRT_SPIN_LIMIT_CYCLES
+#define MRT_SPIN_LIMIT_CYCLES 20000000000LL
+#endif
+
+/* GEMM kinds; each has its compute role and its weight layout. */
+enum {
+    MRT_GEMM_FP8 = 0,     /* e4m3 x e4m3, 1x128 activation / 128x128 weight scales, W [N,K] */
+    MRT_GEMM_BF16 = 1,    /* bf16, W [N,K] (K-major) */
+    MRT_GEMM_BF16_MN = 2, /* bf16, W [batch][K][N] (MN-major, wgmma transposed A), batched */
+};
+
+template <int KIND> struct mrt_gemm_kind;
+template <> struct mrt_gemm_kind<MRT_GEMM_FP8> {
+    enum { KB = 128, BLOCK_N = 128, NBLK = 1, W_BYTES = 16384, SCALED = 1, ELEM = 1 };
+};
+template <> struct mrt_gemm_kind<MRT_GEMM_BF16> {
+    enum { KB = 64, BLOCK_N = 128, NBLK = 1, W_BYTES = 16384, SCALED = 0, ELEM = 2 };
+};
+/* MN-major: a K block is 64 weight rows (K) x BLOCK_N columns (N), loaded as 64x64 boxes
+ * (64 bf16 = one 128-byte row); each consumer warpgroup owns NBLK boxes = NBLK*64 of N. */
+template <> struct mrt_gemm_kind<MRT_GEMM_BF16_MN> {
+    enum { KB = 64, BLOCK_N = 256, NBLK = 2, W_BYTES = 32768, SCALED = 0, ELEM = 2 };
+};
+
+/* Kernel parameters of one GEMM launch (by value). All pointers are device pointers. */
+typedef struct mrt_gemm_args {
+    int M, N, K;       /* tokens, output columns, reduction length (per batch) */
+    int batches;       /* > 1 only for MRT_GEMM_BF16_MN */
+    int ntiles;        /* ceil(N / BLOCK_N) */
+    int nchunks;       /* ceil(M / TN) */
+    int split;         /* K splits; each covers kb_per_split K blocks */
+    int kb_per_split;
+    int stages;        /* pipeline depth, <= MRT_GEMM_MAX_STAGES */
+    int act_batch_col; /* activation column offset of batch b: b * act_batch_col */
+    const float *sx;   /* fp8: [M][sx_ld] activation scales (1x128) */
+    const float *sw;   /* fp8: [ceil(N/128)][sw_ld] weight scales (128x128) */
+    int sx_ld, sw_ld;
+    float *partial;    /* split > 1: [batches][split][M][N] fp32 partial sums */
+    unsigned *tickets; /* split > 1: [batches][nchunks][ntiles] arrival counters, zero at rest */
+    unsigned *diag;    /* host-mapped watchdog records, or NULL */
+    int cluster;       /* split > 1 only: 1 = the split CTAs of a tile form a thread-block cluster
+                          (cluster rank = split) and reduce through distributed shared memory;
+                          0 = through `partial` and `tickets` in global memory */
+} mrt_gemm_args;
+
+/* What one CTA (or one megakernel instruction) computes: rows n0 .. n0+BLOCK_N of batch
+ * `batch`, tokens m0 .. m0+TN, K blocks kb0 .. kb0+nkb (split number `split`). */
+typedef struct mrt_gemm_tile {
+    int batch, ntile, n0, chunk, m0, split, kb0, nkb;
+} mrt_gemm_tile;
+
+/* Standalone mapping of a linear CTA index: split fastest (the splits of a tile are one
+ * cluster when they reduce through DSMEM), then token chunk (CTAs that share a weight tile
+ * run side by side, so the second reads it from L2), then N tile, then batch. */
+template <int KIND>
+static __device__ __forceinline__ mrt_gemm_tile mrt_gemm_tile_of(const mrt_gemm_args &a, int idx) {
+    mrt_gemm_tile t;
+    t.split = idx % a.split;
+    idx /= a.split;
+    t.chunk = idx % a.nchunks;
+    idx /= a.nchunks;
+    t.ntile = idx % a.ntiles;
+    t.batch = idx / a.ntiles;
+    t.n0 = t.ntile * mrt_gemm_kind<KIND>::BLOCK_N;
+    t.kb0 = t.split * a.kb_per_split;
+    t.nkb = a.kb_per_split;
+    t.m0 = 0; /* set by the caller, which knows TN */
+    return t;
+}
+
+/* ---- PTX primitives ----------------------------------------------------------------- */
+
+static __device__ __forceinline__ uint32_t mrt_smem_u32(const void *p) {
+    return (uint32_t)__cvta_generic_to_shared(p);
+}
+
+static __device__ __forceinline__ void mrt_mbar_init(uint32_t bar, uint32_t count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+static __device__ __forceinline__ void mrt_mbar_arrive(uint32_t bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+static __device__ __forceinline__ void mrt_mbar_arrive_tx(uint32_t bar, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+                 : "memory");
+}
+static __device__ __forceinline__ int mrt_mbar_try(uint32_t bar, uint32_t parity) {
+    uint32_t ok;
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(ok)
+        : "r"(bar), "r"(parity)
+        : "memory");
+    return (int)ok;
+}
+/* Watchdog records. A device printf (a function call) anywhere in a kernel makes ptxas
+ * serialize every wgmma of that kernel (C7510), so a thread whose wait runs past its bound
+ * writes a record into host-mapped memory (`diag`, MRT_DIAG_SLOTS x MRT_DIAG_WORDS words; the
+ * host prints it: mrt_gpu_watchdog_report) and traps. Without a diag buffer it just traps. */
+#define MRT_DIAG_SLOTS 256
+#define MRT_DIAG_WORDS 16
+#define MRT_DIAG_MAGIC 0x6d727464u
+enum {
+    MRT_DIAG_EMPTY_WAIT = 1, /* a loader waited for a stage to be released: v = stage, parity, k block, role */
+    MRT_DIAG_TILE_STUCK = 2, /* the watchdog: v = batch, n0, m0, split, kb0, nkb, progress[4] */
+    MRT_DIAG_EVENT_WAIT = 3, /* an event wait: v = counter address lo, hi, target, seen */
+    MRT_DIAG_FULL_WAIT = 4,  /* a consumer waited for a stage / the scales: v = smem address, parity */
+};
+static __device__ __forceinline__ void mrt_diag_trap(unsigned *diag, unsigned code, unsigned v0, unsigned v1,
+                                                     unsigned v2, unsigned v3, unsigned v4 = 0, unsigned v5 = 0,
+                                                     unsigned v6 = 0, unsigned v7 = 0, unsigned v8 = 0,
+                                                     unsigned v9 = 0) {
+    if (diag) {
+        volatile unsigned *d = diag + (blockIdx.x % MRT_DIAG_SLOTS) * MRT_DIAG_WORDS;
+        d[1] = blockIdx.x, d[2] = threadIdx.x, d[3] = code;
+        d[4] = v0, d[5] = v1, d[6] = v2, d[7] = v3, d[8] = v4, d[9] = v5, d[10] = v6, d[11] = v7, d[12] = v8,
+        d[13] = v9;
+        __threadfence_system();
+        d[0] = MRT_DIAG_MAGIC;
+        __threadfence_system();
+    }
+    __trap();
+}
+
+/* Waits for phase `parity` of an mbarrier (producer side: a loader waiting for a stage to be
+ * released); past the bound, records and traps. */
+static __device__ __forceinline__ void mrt_mbar_wait_empty(uint32_t bar, uint32_t parity, unsigned *diag, int stage,
+                                                           int kb, int role) {
+    if (mrt_mbar_try(bar, parity)) return;
+    long long t0 = clock64();
+    while (!mrt_mbar_try(bar, parity))
+        if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
+            mrt_diag_trap(diag, MRT_DIAG_EMPTY_WAIT, (unsigned)stage, parity, (unsigned)kb, (unsigned)role);
+}
+/* Consumer side (a stage to fill, the scales to arrive). Bound twice the others', so the
+ * CTA's watchdog, which knows the whole pipeline's progress, reports first. */
+static __device__ __forceinline__ void mrt_mbar_wait_full(uint32_t bar, uint32_t parity, unsigned *diag) {
+    if (mrt_mbar_try(bar, parity)) return;
+    long long t0 = clock64();
+    while (!mrt_mbar_try(bar, parity))
+        if (clock64() - t0 > 2 * MRT_SPIN_LIMIT_CYCLES) mrt_diag_trap(diag, MRT_DIAG_FULL_WAIT, bar, parity, 0, 0);
+    __syncwarp(); /* lanes leave the spin at different times; wgmma needs the warp converged */
+}
+
+static __device__ __forceinline__ uint64_t mrt_policy_evict_first() {
+    uint64_t p;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+    return p;
+}
+static __device__ __forceinline__ uint64_t mrt_policy_evict_last() {
+    uint64_t p;
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+    return p;
+}
+static __device__ __forceinline__ void mrt_tma_prefetch_desc(const CUtensorMap *m) {
+    asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)m) : "memory");
+}
+/* 2D tiled TMA load into shared memory, completing `bar` with the box's bytes. c0 is the
+ * innermost (contiguous) coordinate in elements, c1 the row. Out-of-bounds elements are
+ * written as zeros and still count towards the transaction bytes. */
+static __device__ __forceinline__ void mrt_tma_load_2d(uint32_t dst, const CUtensorMap *m, int c0, int c1,
+                                                       uint32_t bar, uint64_t policy) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+        " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+        "l"((uint64_t)m), "r"(c0), "r"(c1), "r"(bar), "l"(policy)
+        : "memory");
+}
+
+static __device__ __forceinline__ void mrt_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+static __device__ __forceinline__ void mrt_wgmma_commit() {
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+template <int N> static __device__ __forceinline__ void mrt_wgmma_wait() {
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+/* Keeps the compiler from moving accumulator reads/writes across wgmma boundaries. */
+template <int R> static __device__ __forceinline__ void mrt_reg_fence(float (&d)[R]) {
+#pragma unroll
+    for (int i = 0; i < R; i++) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/* Named barrier among the two consumer warpgroups (id 1; 0 is __syncthreads). */
+static __device__ __forceinline__ void mrt_consumer_sync() {
+    asm volatile("bar.sync 1, %0;" ::"n"(MRT_GEMM_CONSUMERS) : "memory");
+}
+
+/* Shared-memory matrix descriptors for 128-byte-swizzled tiles whose 8-row groups are 1024
+ * bytes apart (the layout TMA writes with CU_TENSOR_MAP_SWIZZLE_128B and a 128-byte inner
+ * box). Tiles start 1024-aligned; a K step inside the 128-byte row moves the start address
+ * by its byte offset (the hardware applies the swizzle to the final address).
+ * K-major: SBO = 1024 (next 8 rows of M/N); LBO unused (1).
+ * MN-major: SBO = 1024 (next 8 rows of K); LBO = next 64-wide MN atom, unused for m64. */
+static __device__ __forceinline__ uint64_t mrt_sdesc(uint32_t addr, uint32_t lbo_bytes) {
+    return (uint64_t)((addr & 0x3FFFFu) >> 4) | ((uint64_t)(lbo_bytes >> 4) << 16) |
+           ((uint64_t)(1024u >> 4) << 32) | (1ull << 62);
+}
+static __device__ __forceinline__ uint64_t mrt_sdesc_k(uint32_t addr) { return mrt_sdesc(addr, 16); }
+static __device__ __forceinline__ uint64_t mrt_sdesc_mn(uint32_t addr) { return mrt_sdesc(addr, 1024); }
+
+/* ---- wait primitives (the only thing that differs between executors) ------------------- */
+
+/* serial executor: stream order already guarantees the inputs. */
+struct mrt_wait_none {
+    __device__ __forceinline__ void operator()(int lane) const { (void)lane; }
+};
+/* cmp executor (PDL): wait until the prerequisite grids completed and their memory is
+ * visible. Blocks only the executing thread, so every thread that reads producer data (or
+ * overwrites memory a predecessor may still read) calls it. */
+struct mrt_wait_griddep {
+    __device__ __forceinline__ void operator()(int lane) const {
+        (void)lane;
+        asm volatile("griddepcontrol.wait;" ::: "memory");
+    }
+};
+/* mega executor hook: one lane spins on a never-reset event counter until it reaches
+ * `target` (threshold * epoch), acquire at gpu scope, then orders the async proxy (TMA)
+ * after it. Called by a whole warp. Not exercised by the standalone kernels yet. */
+struct mrt_wait_event {
+    const unsigned *counter;
+    unsigned target;
+    unsigned *diag;
+    __device__ __forceinline__ void operator()(int lane) const {
+        if (lane == 0) {
+            long long t0 = clock64();
+            for (;;) {
+                unsigned v;
+                asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(counter) : "memory");
+                if ((int)(v - target) >= 0) break;
+                if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
+                    mrt_diag_trap(diag, MRT_DIAG_EVENT_WAIT, (unsigned)(uintptr_t)counter,
+                                  (unsigned)((uintptr_t)counter >> 32), target, v);
+                __nanosleep(64);
+            }
+            asm volatile("fence.proxy.async.global;" ::: "memory");
+        }
+        __syncwarp();
+    }
+};
+
+/* ---- epilogues ---------------------------------------------------------------------- */
+
+/* An epilogue receives 8 consecutive fp32 outputs C[m, n .. n+7] (n a multiple of 8, all
+ * of them < N) of batch t.batch, final values (split-K already reduced). Ops fuse their
+ * finalization here (bias, RoPE, quantization...). The default writes bf16 or fp32 with a
+ * row stride and a per-batch column offset (D2 writes head h at column h*576). */
+struct mrt_epi_store {
+    void *out;
+    long long ld;           /* elements between rows */
+    long long batch_stride; /* elements between batches */
+    int f32;                /* 1: fp32 output, 0: bf16 */
+    __device__ __forceinline__ void operator()(const mrt_gemm_tile &t, int m, int n, const float (&v)[8]) const {
+        long long off = (long long)m * ld + (long long)t.batch * batch_stride + n;
+        if (f32) {
+            float4 *p = (float4 *)((float *)out + off);
+            p[0] = make_float4(v[0], v[1], v[2], v[3]);
+            p[1] = make_float4(v[4], v[5], v[6], v[7]);
+        } else {
+            uint4 u;
+            u.x = mrt_pack_bf16(v[0], v[1]);
+            u.y = mrt_pack_bf16(v[2], v[3]);
+            u.z = mrt_pack_bf16(v[4], v[5]);
+            u.w = mrt_pack_bf16(v[6], v[7]);
+            *(uint4 *)((uint16_t *)out + off) = u;
+        }
+    }
+    /* round to nearest even (cvt.rn.bf16x2.f32), NaN preserved: the bf16 rounding of
+     * docs/NUMERICS.md. */
+    static __device__ __forceinline__ uint32_t mrt_pack_bf16(float lo, float hi) {
+        uint32_t r;
+        asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+        return r;
+    }
+};
+
+/* ---- shared-memory layout of one GEMM CTA (or instruction slot) ---------------------- */
+
+template <int KIND, int TN> struct mrt_gemm_layout {
+    typedef mrt_gemm_kind<KIND> K_;
+    enum {
+        X_BYTES = TN * MRT_GEMM_KB_BYTES,
+        STAGE_BYTES = K_::W_BYTES + X_BYTES,
+        PITCH = K_::BLOCK_N + 4, /* fp32 staging row pitch: +4 breaks the 4-way bank conflict */
+        STAGING_BYTES = TN * PITCH * 4,
+    };
+    /* byte offsets from the 1024-aligned base */
+    uint32_t pipe_bytes, sx_off, sw_off, bar_off, flag_off, total;
+    __host__ __device__ mrt_gemm_layout(int stages, int kb_per_cta) {
+        pipe_bytes = (uint32_t)stages * STAGE_BYTES;
+        if (pipe_bytes < (uint32_t)STAGING_BYTES) pipe_bytes = (STAGING_BYTES + 1023) & ~1023u;
+        sx_off = pipe_bytes;
+        uint32_t sx_bytes = K_::SCALED ? (uint32_t)(TN * kb_per_cta * 4) : 0;
+        sw_off = sx_off + ((sx_bytes + 15) & ~15u);
+        uint32_t sw_bytes = K_::SCALED ? (uint32_t)(kb_per_cta * 4) : 0;
+        bar_off = sw_off + ((sw_bytes + 15) & ~15u);
+        flag_off = bar_off + (3 * MRT_GEMM_MAX_STAGES + 4) * 8;
+        total = flag_off + 32; /* flag, then progress[4] (see mrt_gemm_watchdog) */
+    }
+};
+
+/* mbarriers of the pipeline (shared-memory addresses). */
+struct mrt_gemm_bars {
+    uint32_t base;
+    __device__ __forceinline__ uint32_t full_w(int s) const { return base + 8u * s; }
+    __device__ __forceinline__ uint32_t full_x(int s) const { return base + 8u * (MRT_GEMM_MAX_STAGES + s); }
+    __device__ __forceinline__ uint32_t empty(int s) const { return base + 8u * (2 * MRT_GEMM_MAX_STAGES + s); }
+    __device__ __forceinline__ uint32_t scales() const { return base + 8u * (3 * MRT_GEMM_MAX_STAGES); }
+    __device__ __forceinline__ uint32_t done() const { return base + 8u * (3 * MRT_GEMM_MAX_STAGES + 1); }
+    /* cluster reduction: every split's tile is staged / every peer has finished reading */
+    __device__ __forceinline__ uint32_t ready() const { return base + 8u * (3 * MRT_GEMM_MAX_STAGES + 2); }
+    __device__ __forceinline__ uint32_t drained() const { return base + 8u * (3 * MRT_GEMM_MAX_STAGES + 3); }
+};
+
+/* Pipeline progress in shared memory, written by the roles as they go (plain volatile
+ * stores, read only by the watchdog): K blocks issued by wload / aload, K blocks consumed by
+ * consumer warpgroups 0 / 1. */
+struct mrt_gemm_progress {
+    volatile int *p;
+    __device__ __forceinline__ void set(int i, int v) const { p[i] = v; }
+};
+
+/* ---- role: controller (barrier init) ------------------------------------------------- */
+
+/* One thread. full_w / full_x: one arrival each (the loader's expect_tx) plus the TMA
+ * bytes; empty: one arrival per consumer warp after its wgmmas read the stage; scales:
+ * aload and wload each arrive once their scales are in shared memory. */
+template <int KIND>
+static __device__ __forceinline__ void mrt_gemm_controller_init(const mrt_gemm_bars &b, int stages, int cluster_size) {
+    for (int s = 0; s < stages; s++) {
+        mrt_mbar_init(b.full_w(s), 1);
+        mrt_mbar_init(b.full_x(s), 1);
+        mrt_mbar_init(b.empty(s), MRT_GEMM_CONSUMERS / 32);
+    }
+    mrt_mbar_init(b.scales(), 2);
+    mrt_mbar_init(b.done(), 2); /* one arrival per consumer warpgroup, after its store */
+    if (cluster_size > 1) { /* one (remote) arrival from every CTA of the cluster */
+        mrt_mbar_init(b.ready(), cluster_size);
+        mrt_mbar_init(b.drained(), cluster_size);
+    }
+    /* makes the inits visible to the async proxy and, with the cluster barrier that
+     * follows when clustered, to the peers' remote arrivals */
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+/* ---- role: controller (watchdog) ------------------------------------------------------ */
+
+/* One thread of an otherwise idle warp: waits (bounded) for the tile to finish; past the
+ * bound it records where the pipeline stands (what each role has issued / consumed) and
+ * traps. This is what names a stuck GEMM tile. */
+static __device__ __forceinline__ void mrt_gemm_watchdog(const mrt_gemm_tile &t, const mrt_gemm_args &a,
+                                                         const mrt_gemm_bars &b, const mrt_gemm_progress &pr) {
+    long long t0 = clock64();
+    while (!mrt_mbar_try(b.done(), 0)) {
+        if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
+            mrt_diag_trap(a.diag, MRT_DIAG_TILE_STUCK, t.batch, t.n0, t.m0, t.split, t.kb0, t.nkb, pr.p[0], pr.p[1],
+                          pr.p[2], pr.p[3]);
+        __nanosleep(1000);
+    }
+}
+
+/* ---- role: aload (activations and their scales; the only role that waits) ------------ */
+
+template <int KIND, int TN, class Wait>
+static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, const mrt_gemm_args &a,
+                                                      const CUtensorMap *tx, uint32_t smem, float *sxs,
+                                                      const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
+                                                      const Wait &wait, int lane) {
+    typedef mrt_gemm_kind<KIND> K_;
+    typedef mrt_gemm_layout<KIND, TN> L;
+    wait(lane); /* everything below reads the producer's output */
+    const int first = t.nkb < a.stages ? t.nkb : a.stages;
+    const int col0 = t.batch * a.act_batch_col + t.kb0 * K_::KB;
+    uint64_t pol = 0;
+    if (lane == 0) {
+        mrt_tma_prefetch_desc(tx);
+        pol = mrt_policy_evict_last(); /* activations are re-read by every N tile */
+        for (int i = 0; i < first; i++) {
+            mrt_mbar_arrive_tx(b.full_x(i), L::X_BYTES);
+            mrt_tma_load_2d(smem + i * L::STAGE_BYTES + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full_x(i), pol);
+            pr.set(1, i + 1);
+        }
+    }
+    if (K_::SCALED) {
+        /* sx[m, kb] for this tile's tokens and K range -> sxs[kb_local][m_local]; rows past M
+         * read as 0 (their outputs are never stored). Lanes walk kb fastest (coalesced). */
+        const int total = TN * t.nkb;
+        for (int base = lane; base < total; base += 32 * 16) { /* 16 loads in flight per lane */
+            float v[16];
+#pragma unroll
+            for (int u = 0; u < 16; u++) {
+                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb, m = t.m0 + ml;
+                v[u] = idx < total && m < a.M ? a.sx[(long long)m * a.sx_ld + t.kb0 + kl] : 0.0f;
+            }
+#pragma unroll
+            for (int u = 0; u < 16; u++) {
+                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb;
+                if (idx < total) sxs[kl * TN + ml] = v[u];
+            }
+        }
+        __syncwarp();
+        if (lane == 0) mrt_mbar_arrive(b.scales()); /* release: orders the stores above */
+    }
+    if (lane == 0) {
+        for (int i = first; i < t.nkb; i++) {
+            int s = i % a.stages;
+            mrt_mbar_wait_empty(b.empty(s), ((i / a.stages) - 1) & 1, a.diag, s, t.kb0 + i, 1);
+            mrt_mbar_arrive_tx(b.full_x(s), L::X_BYTES);
+            mrt_tma_load_2d(smem + s * L::STAGE_BYTES + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full_x(s), pol);
+            pr.set(1, i + 1);
+        }
+    }
+}
+
+/* ---- role: wload (weights and weight scales; never waits on producers) -------------- */
+
+template <int KIND, int TN>
+static __device__ __forceinline__ void mrt_gemm_wload_issue(const mrt_gemm_tile &t, const mrt_gemm_args &a,
+                                                            const CUtensorMap *tw, uint32_t dst, uint32_t bar,
+                                                            int i, uint64_t pol) {
+    typedef mrt_gemm_kind<KIND> K_;
+    mrt_mbar_arrive_tx(bar, K_::W_BYTES);
+    if (KIND == MRT_GEMM_BF16_MN) {
+        /* W [batch*K rows][N cols]: K block i = 64 rows; 2*NBLK boxes of 64 columns. */
+        int row = t.batch * a.K + (t.kb0 + i) * K_::KB;
+#pragma unroll
+        for (int j = 0; j < 2 * K_::NBLK; j++) mrt_tma_load_2d(dst + j * 8192, tw, t.n0 + 64 * j, row, bar, pol);
+    } else {
+        /* W [N rows][K cols]: one box of 128 rows x 128 bytes; rows past N read as zeros. */
+        mrt_tma_load_2d(dst, tw, (t.kb0 + i) * K_::KB, t.n0, bar, pol);
+    }
+}
+
+template <int KIND, int TN>
+static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, const mrt_gemm_args &a,
+                                                      const CUtensorMap *tw, uint32_t smem, float *sws,
+                                                      const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
+                                                      int lane) {
+    typedef mrt_gemm_kind<KIND> K_;
+    typedef mrt_gemm_layout<KIND, TN> L;
+    const int first = t.nkb < a.stages ? t.nkb : a.stages;
+    uint64_t pol = 0;
+    if (lane == 0) {
+        mrt_tma_prefetch_desc(tw);
+        pol = mrt_policy_evict_first(); /* each weight byte is read once per step */
+        for (int i = 0; i < first; i++) {
+            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + i * L::STAGE_BYTES, b.full_w(i), i, pol);
+            pr.set(0, i + 1);
+        }
+    }
+    if (K_::SCALED) {
+        for (int kl = lane; kl < t.nkb; kl += 32) sws[kl] = __ldg(a.sw + (long long)(t.n0 / 128) * a.sw_ld + t.kb0 + kl);
+        __syncwarp();
+        if (lane == 0) mrt_mbar_arrive(b.scales());
+    }
+    /* Dependent grids may be scheduled now: this CTA's weight stream is in flight. (Data
+     * readiness is griddepcontrol.wait's job on their side.) */
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    if (lane == 0) {
+        for (int i = first; i < t.nkb; i++) {
+            int s = i % a.stages;
+            mrt_mbar_wait_empty(b.empty(s), ((i / a.stages) - 1) & 1, a.diag, s, t.kb0 + i, 2);
+            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + s * L::STAGE_BYTES, b.full_w(s), i, pol);
+            pr.set(0, i + 1);
+        }
+    }
+}
+
+/* ---- compute -> staging hand-off (shared by every kind) ------------------------------ */
+
+/* Writes a warpgroup's m64 x TN accumulator block (rows = weight rows n, columns = tokens m)
+ * transposed into the fp32 staging tile stg[m][n_local] (pitch L::PITCH floats). */
+template <int KIND, int TN>
+static __device__ __forceinline__ void mrt_gemm_stage_acc(float *stg, const float (&acc)[TN / 2], int nbase,
+                                                          int ctid) {
+    typedef mrt_gemm_layout<KIND, TN> L;
+    const int w = (ctid >> 5) & 3, lane = ctid & 31;
+    const int r = nbase + 16 * w + (lane >> 2), q = lane & 3;
+#pragma unroll
+    for (int c = 0; c < TN / 8; c++)
+#pragma unroll
+        for (int i = 0; i < 2; i++)
+#pragma unroll
+            for (int j = 0; j < 2; j++) stg[(8 * c + 2 * q + j) * L::PITCH + r + 8 * i] = acc[4 * c + 2 * i + j];
+}
+
+/* ---- role: store (final values, or a split-K partial and the deterministic reduce) --- */
+
+/* Run by `nthr` threads (tid 0..nthr-1) after the staging tile is complete and visible to
+ * them; `sync` is a barrier among exactly those threads. With split > 1 every CTA writes its
+ * partial; the last of the tile's `split` CTAs to arrive (ticket) sums all partials in split
+ * order 0..split-1 (the same order whoever is last: deterministic) and runs the epilogue. */
+template <int KIND, int TN, class Epi, class Wait, class Sync>
+static __device__ __forceinline__ void mrt_gemm_store(const mrt_gemm_tile &t, const mrt_gemm_args &a,
+                                                      const float *stg, int *flag, const Epi &epi,
+                                                      const Wait &wait, const Sync &sync, int tid, int nthr) {
+    typedef mrt_gemm_kind<KIND> K_;
+    typedef mrt_gemm_layout<KIND, TN> L;
+    const int nvec = K_::BLOCK_N / 8;
+    wait(tid & 31); /* PDL: do not overwrite memory a predecessor may still read */
+    if (a.split == 1) {
+        for (int it = tid; it < TN * nvec; it += nthr) {
+            int ml = it / nvec, nl = (it - ml * nvec) * 8, m = t.m0 + ml, n = t.n0 + nl;
+            if (m >= a.M || n >= a.N) continue;
+            const float4 *s = (const float4 *)(stg + ml * L::PITCH + nl);
+            float4 v0 = s[0], v1 = s[1];
+            float v[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
+            epi(t, m, n, v);
+        }
+        return;
+    }
+    const long long plane = (long long)a.M * a.N; /* one split's partial */
+    float *mine = a.partial + ((long long)t.batch * a.split + t.split) * plane;
+    for (int it = tid; it < TN * nvec; it += nthr) {
+        int ml = it / nvec, nl = (it - ml * nvec) * 8, m = t.m0 + ml, n = t.n0 + nl;
+        if (m >= a.M || n >= a.N) continue;
+        const float4 *s = (const float4 *)(stg + ml * L::PITCH + nl);
+        float4 *d = (float4 *)(mine + (long long)m * a.N + n);
+        __stcg(d, s[0]);
+        __stcg(d + 1, s[1]);
+    }
+    __threadfence(); /* each writer's partial is visible gpu-wide before its ticket */
+    sync();
+    unsigned *ticket = a.tickets + ((long long)t.batch * a.nchunks + t.chunk) * a.ntiles + t.ntile;
+    if (tid == 0) {
+        unsigned prev = atomicAdd(ticket, 1u);
+        int last = prev == (unsigned)(a.split - 1);
+        if (last) atomicExch(ticket, 0u); /* every split has arrived: rearm for the next run */
+        *flag = last;
+    }
+    sync();
+    if (!*flag) return;
+    __threadfence(); /* acquire side of the ticket: see every split's partial */
+    const float *p0 = a.partial + (long long)t.batch * a.split * plane;
+    for (int it = tid; it < TN * nvec; it += nthr) {
+        int ml = it / nvec, nl = (it - ml * nvec) * 8, m = t.m0 + ml, n = t.n0 + nl;
+        if (m >= a.M || n >= a.N) continue;
+        const float *src = p0 + (long long)m * a.N + n;
+        float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int s0 = 0; s0 < a.split; s0 += 8) { /* 8 splits' loads in flight, added in split order */
+            float4 u[8][2];
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                if (s0 + j < a.split) {
+                    const float4 *q = (const float4 *)(src + (s0 + j) * plane);
+                    u[j][0] = __ldcg(q), u[j][1] = __ldcg(q + 1);
+                }
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                if (s0 + j < a.split) {
+                    v[0] += u[j][0].x, v[1] += u[j][0].y, v[2] += u[j][0].z, v[3] += u[j][0].w;
+                    v[4] += u[j][1].x, v[5] += u[j][1].y, v[6] += u[j][1].z, v[7] += u[j][1].w;
+                }
+        }
+        epi(t, m, n, v);
+    }
+}
+
+/* ---- role: store through the cluster (split-K reduce in distributed shared memory) ---- */
+
+static __device__ __forceinline__ uint32_t mrt_mapa(uint32_t addr, uint32_t rank) {
+    uint32_t r;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(addr), "r"(rank));
+    return r;
+}
+static __device__ __forceinline__ void mrt_mbar_arrive_remote(uint32_t cluster_addr) {
+    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(cluster_addr) : "memory");
+}
+static __device__ __forceinline__ int mrt_mbar_try_cluster(uint32_t bar, uint32_t parity) {
+    uint32_t ok;
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(ok)
+        : "r"(bar), "r"(parity)
+        : "memory");
+    return (int)ok;
+}
+static __device__ __forceinline__ void mrt_mbar_wait_cluster(uint32_t bar, uint32_t parity, unsigned *diag) {
+    if (mrt_mbar_try_cluster(bar, parity)) return;
+    long long t0 = clock64();
+    while (!mrt_mbar_try_cluster(bar, parity))
+        if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES) mrt_diag_trap(diag, MRT_DIAG_FULL_WAIT, bar, parity, 1, 0);
+}
+static __device__ __forceinline__ float4 mrt_ld_cluster_f4(uint32_t addr) {
+    float4 v;
+    asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "r"(addr)
+                 : "memory");
+    return v;
+}
+/* Every thread of a clustered CTA: arrive right after the barrier inits (relaxed; the init
+ * fence orders them), wait before the first remote arrival / before exiting. */
+static __device__ __forceinline__ void mrt_cluster_arrive() { asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory"); }
+static __device__ __forceinline__ void mrt_cluster_wait() { asm volatile("barrier.cluster.wait;" ::: "memory"); }
+
+/* Split-K reduction without global memory: the split CTAs of a tile are one cluster (rank =
+ * split). Each announces its staged fp32 tile to every peer (remote mbarrier arrive, release
+ * at cluster scope), waits for all of them, then reduces its 1/split share of the tile's
+ * outputs by reading every peer's staging in split order 0..split-1 (deterministic, the same
+ * sums as the global path) and runs the epilogue on it; finally it waits until every peer
+ * has finished reading its own staging before its shared memory may go away. */
+template <int KIND, int TN, class Epi, class Wait, class Sync>
+static __device__ __forceinline__ void mrt_gemm_store_cluster(const mrt_gemm_tile &t, const mrt_gemm_args &a,
+                                                              const float *stg, const mrt_gemm_bars &b,
+                                                              const Epi &epi, const Wait &wait, const Sync &sync,
+                                                              int tid, int nthr) {
+    typedef mrt_gemm_kind<KIND> K_;
+    typedef mrt_gemm_layout<KIND, TN> L;
+    const int nvec = K_::BLOCK_N / 8, S = a.split;
+    wait(tid & 31);
+    /* every thread's staging stores, ordered at cluster scope before the announcement below */
+    asm volatile("fence.acq_rel.cluster;" ::: "memory");
+    sync();
+    /* one thread per peer: remote arrivals from one thread go one after another (measured:
+     * ~0.15-0.3 us each) */
+    if (tid < S) mrt_mbar_arrive_remote(mrt_mapa(b.ready(), (uint32_t)tid));
+    mrt_mbar_wait_cluster(b.ready(), 0, a.diag);
+    const uint32_t stg_u32 = mrt_smem_u32(stg);
+    const int items = TN * nvec, per = (items + S - 1) / S, lo = t.split * per;
+    const int hi = lo + per < items ? lo + per : items;
+    for (int it = lo + tid; it < hi; it += nthr) {
+        int ml = it / nvec, nl = (it - ml * nvec) * 8, m = t.m0 + ml, n = t.n0 + nl;
+        if (m >= a.M || n >= a.N) continue;
+        const uint32_t off = stg_u32 + (uint32_t)(ml * L::PITCH + nl) * 4u;
+        float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int s0 = 0; s0 < S; s0 += 8) {
+            float4 u[8][2];
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                if (s0 + j < S) {
+                    uint32_t r = mrt_mapa(off, (uint32_t)(s0 + j));
+                    u[j][0] = mrt_ld_cluster_f4(r), u[j][1] = mrt_ld_cluster_f4(r + 16);
+                }
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                if (s0 + j < S) {
+                    v[0] += u[j][0].x, v[1] += u[j][0].y, v[2] += u[j][0].z, v[3] += u[j][0].w;
+                    v[4] += u[j][1].x, v[5] += u[j][1].y, v[6] += u[j][1].z, v[7] += u[j][1].w;
+                }
+        }
+        epi(t, m, n, v);
+    }
+    sync(); /* all of this CTA's reads of peer memory are done */
+    if (tid < S) mrt_mbar_arrive_remote(mrt_mapa(b.drained(), (uint32_t)tid));
+    mrt_mbar_wait_cluster(b.drained(), 0, a.diag);
+}
+
+struct mrt_consumer_barrier {
+    __device__ __forceinline__ void operator()() const { mrt_consumer_sync(); }
+};
+
+#endif

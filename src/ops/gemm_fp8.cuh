@@ -1,0 +1,64 @@
+/* FP8 e4m3 block-scaled GEMM, the compute role (the other roles are in gemm_core.cuh).
+ *
+ *   C[m, n] = sum_kb ( sum_{k in K block kb} x8[m, k] * W[n, k] ) * sx[m, kb] * sw[n/128, kb]
+ *   x8 [M, K] e4m3 row-major, sx [M, K/128] f32; W [N, K] e4m3 row-major, sw [ceil(N/128), K/128].
+ *
+ * Swap-AB: each consumer warpgroup multiplies its 64 weight rows (wgmma's M) by the TN tokens
+ * of the tile (wgmma's N), both operands K-major as 8-bit wgmma requires. Promotion per 128-K
+ * block: the four k32 wgmmas of a block accumulate into a fresh register tile (the first
+ * one with scale-d = 0), then acc += tile * (sw * sx[m]) in fp32. The CTA's 128 weight rows
+ * are one 128x128 weight-scale block, so sw is a scalar per K block and only sx varies along
+ * the tile's columns. (The fp8 tensor-core accumulator is not full fp32 across many K; one
+ * 128-K block at a time keeps its error small, then fp32 FMAs take over.) */
+#ifndef MRT_GEMM_FP8_CUH
+#define MRT_GEMM_FP8_CUH
+
+#include "gemm_core.cuh"
+
+/* Run by the 256 consumer threads (ctid 0..255). Leaves the CTA's fp32 C tile transposed
+ * into the staging area stg[m_local][n_local], visible to all consumer threads. */
+template <int TN>
+static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile &t, const mrt_gemm_args &a,
+                                                            uint32_t smem, const float *sxs, const float *sws,
+                                                            const mrt_gemm_bars &b, const mrt_gemm_progress &pr, float *stg, int ctid) {
+    typedef mrt_gemm_layout<MRT_GEMM_FP8, TN> L;
+    const int wg = ctid >> 7, lane = ctid & 31, q = lane & 3;
+    float acc[TN / 2], tile[TN / 2];
+#pragma unroll
+    for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f, tile[r] = 0.0f;
+    mrt_mbar_wait_full(b.scales(), 0, a.diag);
+    for (int i = 0; i < t.nkb; i++) {
+        const int s = i % a.stages;
+        const uint32_t ph = (uint32_t)(i / a.stages) & 1u;
+        mrt_mbar_wait_full(b.full_w(s), ph, a.diag);
+        mrt_mbar_wait_full(b.full_x(s), ph, a.diag);
+        const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
+        const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
+        mrt_wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < 4; kk++)
+            mrt_wgmma<TN>::e4m3(tile, mrt_sdesc_k(wa + 32 * kk), mrt_sdesc_k(xa + 32 * kk), kk);
+        mrt_wgmma_commit();
+        mrt_wgmma_wait<0>();
+        mrt_reg_fence(tile);
+        __syncwarp();
+        if (lane == 0) mrt_mbar_arrive(b.empty(s)); /* this warp is done reading stage s */
+        if ((ctid & 127) == 0) pr.set(2 + wg, i + 1);
+        const float sw = sws[i];
+        const float *sx = sxs + i * TN;
+#pragma unroll
+        for (int c = 0; c < TN / 8; c++) {
+            const float2 x2 = *(const float2 *)(sx + 8 * c + 2 * q);
+            const float s0 = sw * x2.x, s1 = sw * x2.y;
+            acc[4 * c + 0] = fmaf(tile[4 * c + 0], s0, acc[4 * c + 0]);
+            acc[4 * c + 1] = fmaf(tile[4 * c + 1], s1, acc[4 * c + 1]);
+            acc[4 * c + 2] = fmaf(tile[4 * c + 2], s0, acc[4 * c + 2]);
+            acc[4 * c + 3] = fmaf(tile[4 * c + 3], s1, acc[4 * c + 3]);
+        }
+    }
+    mrt_consumer_sync(); /* both warpgroups have read every stage: staging may overwrite them */
+    mrt_gemm_stage_acc<MRT_GEMM_FP8, TN>(stg, acc, wg * 64, ctid);
+    mrt_consumer_sync();
+}
+
+#endif
