@@ -111,7 +111,10 @@ const char *mrt_dtype_name(mrt_dtype d);
 
 /* ---- Plans ------------------------------------------------------------------------- */
 
-typedef enum mrt_policy { MRT_POLICY_ROUNDROBIN } mrt_policy;
+typedef enum mrt_policy {
+    MRT_POLICY_ROUNDROBIN,   /* task i -> worker i % workers (the article's) */
+    MRT_POLICY_CRITICAL_PATH /* list scheduling by longest remaining path, byte cost model */
+} mrt_policy;
 typedef enum mrt_tiling { MRT_TILING_DEFAULT, MRT_TILING_SEED } mrt_tiling;
 typedef enum mrt_pairing { MRT_PAIRING_AUTO, MRT_PAIRING_WHOLE } mrt_pairing;
 

@@ -84,6 +84,22 @@ static void interleavings(void) {
         glm5_host_free(&out);
     }
     CHECK(same == 50, "%d of 50 interleavings gave identical bytes", same);
+    /* a critical-path placement of the same graph: other queues, the same bytes */
+    {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.policy = MRT_POLICY_CRITICAL_PATH;
+        mrt_plan *cp = NULL;
+        if (CHECK(mrt_plan_build(s.g, &o, &cp) == MRT_OK, "critical-path plan: %s", mrt_last_error(ctx))) {
+            mrt_plan *keep = s.p;
+            s.p = cp;
+            glm5_host out = {0};
+            if (CHECK(run(&s, &out, mrt_cpu_opts_default()) == MRT_OK, "critical-path run: %s", mrt_last_error(ctx)))
+                CHECK(glm5_digest(&out) == first, "critical-path placement gave the same bytes as roundrobin");
+            glm5_host_free(&out);
+            s.p = keep;
+            mrt_plan_free(cp);
+        }
+    }
     for (int th = 2; th <= 4; th += 2) {
         glm5_host out = {0};
         mrt_cpu_opts o = mrt_cpu_opts_default();

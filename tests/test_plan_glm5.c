@@ -152,6 +152,7 @@ static void test_shapes(mrt_context *ctx) {
             for (int workers = 132; workers <= 148; workers += 16) {
                 mrt_plan_opts o = mrt_plan_opts_default();
                 o.workers = workers;
+                o.policy = workers == 148 ? MRT_POLICY_CRITICAL_PATH : MRT_POLICY_ROUNDROBIN;
                 o.tiling = tiling ? MRT_TILING_SEED : MRT_TILING_DEFAULT;
                 glm5_shape s = shapes[i];
                 mrt_graph *g;

@@ -32,7 +32,8 @@ static const char *usage =
     "  --model NAME     glm5 (default) or dsv32 (DeepSeek-V3.2 dimensions)\n"
     "plan:\n"
     "  --workers N      queues, one per SM (default 132, an H200)\n"
-    "  --policy P       placement: roundrobin (default, the article's)\n"
+    "  --policy P       placement: roundrobin (default, the article's) or critical-path\n"
+    "                   (list scheduling by longest remaining path, byte cost model)\n"
     "  --tiling T       default (ours, for a 132-SM H200) or seed (the article's tile counts;\n"
     "                   plans A0..E1 only, as the article did: top-k F1 was not in its plan)\n"
     "  --ops LIST       plan only these ops, e.g. A0,C0,B1 (tensors of left-out producers\n"
@@ -120,11 +121,13 @@ static int parse(int argc, char **argv, cli *c) {
             else c->seed = strtoull(v, NULL, 10);
             i++;
         } else if (!strcmp(a, "--policy")) {
-            if (!v || strcmp(v, "roundrobin")) {
-                fprintf(stderr, "megartp: --policy: unknown policy \"%s\" (roundrobin)\n", v ? v : "");
+            if (v && !strcmp(v, "roundrobin")) c->plan.policy = MRT_POLICY_ROUNDROBIN;
+            else if (v && !strcmp(v, "critical-path")) c->plan.policy = MRT_POLICY_CRITICAL_PATH;
+            else {
+                fprintf(stderr, "megartp: --policy: unknown policy \"%s\" (roundrobin, critical-path)\n", v ? v : "");
                 return -1;
             }
-            c->plan.policy = MRT_POLICY_ROUNDROBIN, i++;
+            i++;
         } else if (!strcmp(a, "--tiling")) {
             if (v && !strcmp(v, "default")) c->plan.tiling = MRT_TILING_DEFAULT;
             else if (v && !strcmp(v, "seed")) c->plan.tiling = MRT_TILING_SEED;
@@ -274,8 +277,10 @@ static int cmd_plan(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
         return 1;
     }
     if (!c->json)
-        printf("glm5-prefix (%s): M %d, batch %d, kv %d, %d workers, tiling %s, pairing %s%s\n", c->model, c->shape.m,
-               c->shape.batch, c->shape.kv, c->plan.workers, c->plan.tiling == MRT_TILING_SEED ? "seed" : "default",
+        printf("glm5-prefix (%s): M %d, batch %d, kv %d, %d workers, %s, tiling %s, pairing %s%s\n", c->model, c->shape.m,
+               c->shape.batch, c->shape.kv, c->plan.workers,
+               c->plan.policy == MRT_POLICY_CRITICAL_PATH ? "critical-path" : "roundrobin",
+               c->plan.tiling == MRT_TILING_SEED ? "seed" : "default",
                c->plan.pairing == MRT_PAIRING_WHOLE ? "whole" : "auto", c->plan.fuse_events ? ", fused events" : "");
     mrt_plan_print(p, stdout, c->json);
     mrt_plan_free(p);

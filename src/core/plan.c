@@ -87,7 +87,7 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
     mrt_plan_opts o = opts ? *opts : mrt_plan_opts_default();
     if (o.workers < 1 || o.workers > 4096)
         return mrt_fail(g->ctx, MRT_ERR_INVALID, "--workers %d: must be 1..4096", o.workers);
-    if (o.policy != MRT_POLICY_ROUNDROBIN)
+    if (o.policy != MRT_POLICY_ROUNDROBIN && o.policy != MRT_POLICY_CRITICAL_PATH)
         return mrt_fail(g->ctx, MRT_ERR_INVALID, "policy %d: unknown placement policy", o.policy);
     mrt_status s = mrt_graph_validate(g);
     if (s) return s;

@@ -26,7 +26,7 @@ static int launched(const char *what, char *why, size_t n) {
     return e == cudaSuccess ? 0 : fail(why, n, "%s: launch failed: %s", what, cudaGetErrorString(e));
 }
 
-__global__ void __launch_bounds__(MRT_A0_THREADS) mrt_a0_kernel(mrt_a0_args a) {
+__global__ void __launch_bounds__(MRT_A0_MAX_THREADS) mrt_a0_kernel(mrt_a0_args a) {
     __shared__ double scratch[32];
     mrt_a0_row(a, blockIdx.x, scratch);
 }
@@ -35,7 +35,8 @@ extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t
                           uint8_t *x8, float *sx, int M, int H, float eps, void *stream, char *why, size_t n) {
     if (M < 1 || H % 128 || H > 16384) return fail(why, n, "a0: M %d, hidden %d (a multiple of 128 up to 16384)", M, H);
     mrt_a0_args a = {h, res, w, r_new, x, x8, sx, H, eps};
-    mrt_a0_kernel<<<M, MRT_A0_THREADS, 0, (cudaStream_t)stream>>>(a);
+    int threads = ((H / 16) + 31) / 32 * 32; /* two 8-element chunks a thread */
+    mrt_a0_kernel<<<M, threads, 0, (cudaStream_t)stream>>>(a);
     return launched("a0", why, n);
 }
 

@@ -1,6 +1,5 @@
 /* A0 on the GPU: r = bf16(h + res), x = w * r * rsqrt(mean(r^2) + eps), x8/sx = 1x128 e4m3
- * quantization of the fp32 x (docs/NUMERICS.md). One tile = one row, one CTA of
- * MRT_A0_THREADS threads; the same device function serves the standalone kernel and the
+ * quantization of the fp32 x (docs/NUMERICS.md). One tile = one row, one CTA; the same device function serves the standalone kernel and the
  * megakernel. The sum of squares is accumulated in fp64, like the CPU reference, so both
  * take the same rounding steps into the e4m3 codes. */
 #pragma once
@@ -10,7 +9,7 @@
 
 #include "numerics.h"
 
-#define MRT_A0_THREADS 256
+#define MRT_A0_MAX_THREADS 1024 /* one CTA a row: H / 16 threads, rounded to warps */
 
 struct mrt_a0_args {
     const uint16_t *h, *res, *w; /* [M, H], [M, H], [H] bf16 bits */
@@ -34,19 +33,29 @@ static __device__ __forceinline__ double mrt_block_sum_f64(double v, double *scr
     return t;
 }
 
-/* One row. Each thread owns 8-element chunks c = tid + i * blockDim (16-byte loads); the 16
- * chunks of a 128-group sit in 16 consecutive lanes, so a group's amax is a half-warp
- * shuffle reduction. H is a multiple of 128 up to 16384 (checked on the host). */
+/* One row. Thread t owns the 8-element chunks t and t + blockDim (16-byte loads; blockDim a
+ * multiple of 32, at least H / 16); all of its loads issue before any arithmetic, so the row
+ * costs one memory round trip, not one per chunk. The 16 chunks of a 128-group sit in 16
+ * consecutive lanes: a group's amax is a half-warp shuffle reduction. */
 static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch) {
-    const int chunks = a.H / 8, per = (chunks + MRT_A0_THREADS - 1) / MRT_A0_THREADS;
-    float v[8][8]; /* per <= 8: H <= 16384 at 256 threads */
+    const int chunks = a.H / 8;
+    uint4 hh[2], rr[2], ww[2];
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        int c = threadIdx.x + i * blockDim.x;
+        if (c < chunks) {
+            hh[i] = *(const uint4 *)(a.h + (size_t)row * a.H + c * 8);
+            rr[i] = *(const uint4 *)(a.res + (size_t)row * a.H + c * 8);
+            ww[i] = *(const uint4 *)(a.w + c * 8);
+        }
+    }
+    float v[2][8];
     double ss = 0;
-    for (int i = 0; i < per; i++) {
-        int c = threadIdx.x + i * MRT_A0_THREADS;
-        if (c >= chunks) break;
-        uint4 hh = *(const uint4 *)(a.h + (size_t)row * a.H + c * 8);
-        uint4 rr = *(const uint4 *)(a.res + (size_t)row * a.H + c * 8);
-        const uint16_t *hp = (const uint16_t *)&hh, *rp = (const uint16_t *)&rr;
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        int c = threadIdx.x + i * blockDim.x;
+        if (c >= chunks) continue;
+        const uint16_t *hp = (const uint16_t *)&hh[i], *rp = (const uint16_t *)&rr[i];
         uint16_t out[8];
         for (int e = 0; e < 8; e++) {
             float r = mrt_round_bf16(__fadd_rn(mrt_bf16_to_f32(hp[e]), mrt_bf16_to_f32(rp[e])));
@@ -57,15 +66,16 @@ static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch
         *(uint4 *)(a.r_new + (size_t)row * a.H + c * 8) = *(const uint4 *)out;
     }
     float rs = mrt_rms_factor(mrt_block_sum_f64(ss, scratch), a.H, a.eps);
-    for (int i = 0; i < per; i++) {
-        int c = threadIdx.x + i * MRT_A0_THREADS;
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        int c = threadIdx.x + i * blockDim.x;
+        if (i * blockDim.x >= (unsigned)chunks) break; /* uniform: the whole block leaves together */
         bool live = c < chunks;
-        uint4 ww = live ? *(const uint4 *)(a.w + c * 8) : make_uint4(0, 0, 0, 0);
-        const uint16_t *wp = (const uint16_t *)&ww;
+        const uint16_t *wp = (const uint16_t *)&ww[i];
         uint16_t xb[8];
         float amax = 0;
         for (int e = 0; e < 8; e++) {
-            v[i][e] = __fmul_rn(__fmul_rn(mrt_bf16_to_f32(wp[e]), v[i][e]), rs);
+            v[i][e] = live ? __fmul_rn(__fmul_rn(mrt_bf16_to_f32(wp[e]), v[i][e]), rs) : 0.0f;
             xb[e] = mrt_f32_to_bf16(v[i][e]);
             amax = fmaxf(amax, fabsf(v[i][e]));
         }

@@ -23,6 +23,7 @@
 #ifndef MRT_TOPK_CUH
 #define MRT_TOPK_CUH
 
+#include <cooperative_groups.h>
 #include <stdint.h>
 
 #define MRT_TOPK_CAP 4096         /* candidates sorted at the end; k <= CAP */
@@ -41,6 +42,7 @@ struct mrt_topk_args {
 struct alignas(16) mrt_topk_shared {
     uint32_t nvalid, ccount, maxkey, dsel, above, eqcnt;
     uint32_t wsum[32];
+    uint32_t cnt[2][16]; /* cluster variant: per-CTA candidate counts (> / == threshold), in the leader */
 };
 
 /* Shared memory: scalars | hist[NB] | bcur[NB] | ckey[CAP] | cidx[CAP] | region, where region
@@ -146,6 +148,52 @@ static __device__ __forceinline__ void mrt_topk_gather(const float *row, const u
     if (lane == 0 && mx) atomicMax(&sh->maxkey, mx);
 }
 
+/* Step 4: sorts the c candidates (ckey, cidx), keys in [base, maxkey], and writes out[0, k):
+ * out[rank] = index for rank < k, -1 from min(c, k) on. Buckets (key - base) >> shift into NB
+ * buckets (descending); a candidate's rank is its bucket's start plus the members of its bucket
+ * that precede it in (key desc, index asc). Needs: candidates visible to all T threads and
+ * hist, bcur, bkey, bidx free (a barrier before); uses sh->wsum. No barrier at the end. */
+template <int T>
+static __device__ __forceinline__ void mrt_topk_sort(const uint32_t *ckey, const int *cidx, uint32_t c, uint32_t base,
+                                                     uint32_t maxkey, int k, int *out, uint32_t *hist, uint32_t *bcur,
+                                                     uint32_t *bkey, int *bidx, mrt_topk_shared *sh, int tid) {
+    const uint32_t range = maxkey - base;
+    int shift = 0;
+    while ((range >> shift) >= (uint32_t)MRT_TOPK_NB) shift++;
+#define MRT_TOPK_BUCKET(key) ((uint32_t)(MRT_TOPK_NB - 1) - (((key) - base) >> shift))
+    for (int i = tid; i < MRT_TOPK_NB; i += T) hist[i] = 0u;
+    mrt_topk_bar<T>();
+    for (uint32_t p = tid; p < c; p += T) atomicAdd(&hist[MRT_TOPK_BUCKET(ckey[p])], 1u);
+    mrt_topk_bar<T>();
+    {
+        constexpr int per = MRT_TOPK_NB / T;
+        uint32_t h[per], local = 0, total;
+#pragma unroll
+        for (int i = 0; i < per; i++) h[i] = hist[tid * per + i], local += h[i];
+        uint32_t run = mrt_topk_scan<T>(local, sh, &total, tid);
+#pragma unroll
+        for (int i = 0; i < per; i++) hist[tid * per + i] = run, bcur[tid * per + i] = run, run += h[i];
+    }
+    mrt_topk_bar<T>();
+    for (uint32_t p = tid; p < c; p += T) {
+        const uint32_t key = ckey[p], slot = atomicAdd(&bcur[MRT_TOPK_BUCKET(key)], 1u);
+        bkey[slot] = key, bidx[slot] = cidx[p];
+    }
+    mrt_topk_bar<T>();
+    for (uint32_t p = tid; p < c; p += T) {
+        const uint32_t key = bkey[p], b = MRT_TOPK_BUCKET(key), s1 = bcur[b];
+        const int idx = bidx[p];
+        uint32_t r = hist[b];
+        for (uint32_t q = hist[b]; q < s1; q++) {
+            const uint32_t kq = bkey[q];
+            r += kq > key || (kq == key && bidx[q] < idx);
+        }
+        if (r < (uint32_t)k) out[r] = idx;
+    }
+#undef MRT_TOPK_BUCKET
+    for (int r = (int)min(c, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
+}
+
 /* Row `row` (kv logits) -> out[0, k). T threads, tid 0..T-1; smem as mrt_topk_smem_bytes
  * (cache_keys >= kv: the row is cached; 0: read from global memory in every pass). */
 template <int T>
@@ -249,43 +297,198 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     }
     mrt_topk_bar<T>();
 
-    /* 4. bucket sort of the c candidates; keys in [base, maxkey] */
-    const uint32_t c = sh->ccount, base = tkey ? tkey : lo, range = sh->maxkey - base;
-    int shift = 0;
-    while ((range >> shift) >= (uint32_t)MRT_TOPK_NB) shift++;
-#define MRT_TOPK_BUCKET(key) ((uint32_t)(MRT_TOPK_NB - 1) - (((key) - base) >> shift))
-    for (int i = tid; i < MRT_TOPK_NB; i += T) hist[i] = 0u;
-    mrt_topk_bar<T>();
-    for (uint32_t p = tid; p < c; p += T) atomicAdd(&hist[MRT_TOPK_BUCKET(ckey[p])], 1u);
-    mrt_topk_bar<T>();
-    {
-        constexpr int per = MRT_TOPK_NB / T;
-        uint32_t h[per], local = 0, total;
-#pragma unroll
-        for (int i = 0; i < per; i++) h[i] = hist[tid * per + i], local += h[i];
-        uint32_t run = mrt_topk_scan<T>(local, sh, &total, tid);
-#pragma unroll
-        for (int i = 0; i < per; i++) hist[tid * per + i] = run, bcur[tid * per + i] = run, run += h[i];
-    }
-    mrt_topk_bar<T>();
-    for (uint32_t p = tid; p < c; p += T) {
-        const uint32_t key = ckey[p], slot = atomicAdd(&bcur[MRT_TOPK_BUCKET(key)], 1u);
-        bkey[slot] = key, bidx[slot] = cidx[p];
-    }
-    mrt_topk_bar<T>();
-    for (uint32_t p = tid; p < c; p += T) {
-        const uint32_t key = bkey[p], b = MRT_TOPK_BUCKET(key), s1 = bcur[b];
-        const int idx = bidx[p];
-        uint32_t r = hist[b];
-        for (uint32_t q = hist[b]; q < s1; q++) {
-            const uint32_t kq = bkey[q];
-            r += kq > key || (kq == key && bidx[q] < idx);
-        }
-        if (r < (uint32_t)k) out[r] = idx;
-    }
-#undef MRT_TOPK_BUCKET
-    for (int r = (int)min(c, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
+    /* 4. sort */
+    const uint32_t c = sh->ccount;
+    mrt_topk_sort<T>(ckey, cidx, c, tkey ? tkey : lo, sh->maxkey, k, out, hist, bcur, bkey, bidx, sh, tid);
     mrt_topk_bar<T>(); /* the next row reuses shared memory */
+}
+
+/* ---- The cluster variant: one row over C CTAs of T threads (standalone kernels only) -----------
+ * A single CTA per row leaves most SMs idle at decode M (16 rows, 132 SMs) and is bound by one SM's
+ * issue rate; here the row is cut into C contiguous slices, one per CTA of a thread-block
+ * cluster, and the CTAs meet through distributed shared memory (DSMEM) in the leader (rank 0):
+ *  - each CTA keeps its slice's keys in its own shared memory and builds a local histogram of
+ *    each digit, then adds its non-zero bins into the leader's (remote atomics); after a cluster
+ *    barrier every CTA reads the merged histogram and finds the same digit (no second barrier);
+ *  - candidates: every thread owns a contiguous run of its slice, so a block scan of per-thread
+ *    counts numbers them in index order; the per-CTA totals go to the leader, and after a cluster
+ *    barrier each CTA adds the totals of the CTAs before it (the slices are in index order) —
+ *    the "first `need` keys equal to the threshold" rule therefore holds across the whole row;
+ *  - candidates are written straight into the leader's buffer; after the last cluster barrier the
+ *    non-leaders exit (nothing reads their shared memory any more) and the leader sorts.
+ * Limits: kv <= 65535 * C (16-bit packed counts). */
+static __device__ __forceinline__ void mrt_tkc_sync() { cooperative_groups::this_cluster().sync(); }
+static __device__ __forceinline__ unsigned mrt_tkc_rank() { return cooperative_groups::this_cluster().block_rank(); }
+template <class P> static __device__ __forceinline__ P *mrt_tkc_map(P *p, unsigned r) {
+    return cooperative_groups::this_cluster().map_shared_rank(p, r);
+}
+
+#define MRT_TOPKC_CACHE_MAX 16384 /* slice keys kept in shared memory per CTA */
+
+/* Shared memory of a CTA of the cluster variant: scalars | lhist[NB] | g0[NB] | g1[NB] | g2[256] |
+ * bcur[NB] | ckey[CAP] | cidx[CAP] | bkey[CAP] | bidx[CAP] | cache[cache_keys]. g*, bcur, c*, b*
+ * are used in the leader only (every CTA has the same layout). */
+static __host__ __device__ __forceinline__ long long mrt_topkc_smem_bytes(int cache_keys) {
+    return (long long)sizeof(mrt_topk_shared) + (4LL * MRT_TOPK_NB + 256) * 4 + 4LL * MRT_TOPK_CAP * 4 +
+           (long long)cache_keys * 4;
+}
+
+/* slice length: kv / C rounded up to a multiple of 4 (rows stay 16-byte aligned per slice) */
+static __host__ __device__ __forceinline__ int mrt_topkc_slice(int kv, int C) { return ((kv + C - 1) / C + 3) & ~3; }
+
+template <int T, int C>
+static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int *out, uint8_t *smem, int cache_keys,
+                                            int tid) {
+    static_assert(T % 32 == 0 && MRT_TOPK_NB % T == 0 && C >= 1 && C <= 16, "topk cluster: bad T or C");
+    mrt_topk_shared *sh = (mrt_topk_shared *)smem;
+    uint32_t *lhist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
+    uint32_t *g0 = lhist + MRT_TOPK_NB, *g1 = g0 + MRT_TOPK_NB, *g2 = g1 + MRT_TOPK_NB;
+    uint32_t *bcur = g2 + 256, *ckey = bcur + MRT_TOPK_NB;
+    int *cidx = (int *)(ckey + MRT_TOPK_CAP);
+    uint32_t *bkey = (uint32_t *)(cidx + MRT_TOPK_CAP);
+    int *bidx = (int *)(bkey + MRT_TOPK_CAP);
+    uint32_t *cache = (uint32_t *)(bidx + MRT_TOPK_CAP);
+    const unsigned q = mrt_tkc_rank();
+    const int lane = tid & 31, S = mrt_topkc_slice(kv, C);
+    const int s0 = min(kv, (int)q * S), s1 = min(kv, s0 + S);       /* this CTA's slice */
+    const int R = ((S + T - 1) / T + 3) & ~3;                         /* each thread's run */
+    const int m0 = s0 + tid * R, m1 = min(s1, m0 + R);                /* this thread's run */
+    const bool cached = S <= cache_keys;
+    uint32_t *ccache = cache + tid * R; /* my run in the cache (cache index = i - s0) */
+    mrt_topk_shared *Lsh = mrt_tkc_map(sh, 0);
+    uint32_t *Lg[3] = {mrt_tkc_map(g0, 0), mrt_tkc_map(g1, 0), mrt_tkc_map(g2, 0)};
+    uint32_t *Lckey = mrt_tkc_map(ckey, 0);
+    int *Lcidx = mrt_tkc_map(cidx, 0);
+#define MRT_TKC_KEY(i) (cached ? ccache[(i) - m0] : mrt_topk_key(row[i]))
+
+    /* 0. the leader's merged histograms start at zero (all digits at once: no clear later) */
+    if (q == 0) {
+        for (int i = tid; i < MRT_TOPK_NB; i += T) g0[i] = 0u, g1[i] = 0u;
+        for (int i = tid; i < 256; i += T) g2[i] = 0u;
+        if (tid == 0) sh->maxkey = 0u;
+    }
+    for (int i = tid; i < MRT_TOPK_NB; i += T) lhist[i] = 0u;
+    mrt_topk_bar<T>();
+    /* 1. load my run, keys into the cache, local histogram of the top 12 bits */
+    if (cached && (kv & 3) == 0 && ((uintptr_t)row & 15) == 0) {
+        for (int i = m0; i < m1; i += 4) { /* m0, m1 - m0 and s1 are multiples of 4 here */
+            const float4 v = *(const float4 *)(row + i);
+            const uint4 c = make_uint4(mrt_topk_key(v.x), mrt_topk_key(v.y), mrt_topk_key(v.z), mrt_topk_key(v.w));
+            *(uint4 *)(ccache + (i - m0)) = c;
+            if (c.x) atomicAdd(&lhist[c.x >> 20], 1u);
+            if (c.y) atomicAdd(&lhist[c.y >> 20], 1u);
+            if (c.z) atomicAdd(&lhist[c.z >> 20], 1u);
+            if (c.w) atomicAdd(&lhist[c.w >> 20], 1u);
+        }
+    } else {
+        for (int i = m0; i < m1; i++) {
+            const uint32_t c = mrt_topk_key(row[i]);
+            if (cached) ccache[i - m0] = c;
+            if (c) atomicAdd(&lhist[c >> 20], 1u);
+        }
+    }
+    mrt_topk_bar<T>();
+    mrt_tkc_sync(); /* the leader's histograms are cleared */
+
+    /* 2. radix select over the merged histograms */
+    uint32_t lo = 1u, tkey = 0u, gt = 0u, need = 0u;
+    {
+        uint32_t prefix = 0u, pmask = 0u, krem = (uint32_t)k;
+        const int shifts[3] = {20, 8, 0}, bits[3] = {12, 12, 8};
+        bool fits = false;
+        for (int p = 0; p < 3 && !fits; p++) {
+            const int nb = 1 << bits[p], sft = shifts[p];
+            if (p > 0) { /* local histogram of the next digit among the keys matching the prefix */
+                for (int i = tid; i < nb; i += T) lhist[i] = 0u;
+                mrt_topk_bar<T>();
+                for (int i = m0; i < m1; i++) {
+                    const uint32_t key = MRT_TKC_KEY(i);
+                    if (key != 0u && (key & pmask) == prefix) atomicAdd(&lhist[(key >> sft) & (uint32_t)(nb - 1)], 1u);
+                }
+                mrt_topk_bar<T>();
+            }
+            for (int i = tid; i < nb; i += T) {
+                const uint32_t v = lhist[i];
+                if (v) atomicAdd(&Lg[p][i], v);
+            }
+            mrt_tkc_sync(); /* merged histogram of digit p complete */
+            uint32_t total;
+            {
+                /* the digit search of mrt_topk_find, over the leader's histogram, and the total */
+                const int per = (nb + T - 1) / T;
+                uint32_t local = 0;
+                for (int i = 0; i < per; i++) {
+                    const int qq = tid * per + i;
+                    if (qq < nb) local += Lg[p][nb - 1 - qq];
+                }
+                const uint32_t excl = mrt_topk_scan<T>(local, sh, &total, tid);
+                if (p == 0 && total <= (uint32_t)k) break; /* uniform: every finite key is taken */
+                if (excl < krem && krem <= excl + local) {
+                    uint32_t cum = excl;
+                    for (int i = 0; i < per; i++) {
+                        const int qq = tid * per + i;
+                        if (qq >= nb) break;
+                        const uint32_t h = Lg[p][nb - 1 - qq];
+                        if (cum + h >= krem) {
+                            sh->dsel = (uint32_t)(nb - 1 - qq), sh->above = cum, sh->eqcnt = h;
+                            break;
+                        }
+                        cum += h;
+                    }
+                }
+                mrt_topk_bar<T>();
+            }
+            const uint32_t dsel = sh->dsel, above = sh->above, eqcnt = sh->eqcnt;
+            gt += above, krem -= above;
+            prefix |= dsel << sft, pmask |= (uint32_t)(nb - 1) << sft;
+            fits = gt + eqcnt <= MRT_TOPK_CAP;
+            if (fits) lo = prefix;
+            else if (p == 2) tkey = prefix, need = krem;
+        }
+    }
+
+    /* 3. gather: counts of taken keys (and, at a tie, keys == tkey) of my run, in index order */
+    uint32_t ng = 0, ne = 0, mx = 0;
+    for (int i = m0; i < m1; i++) {
+        const uint32_t key = MRT_TKC_KEY(i);
+        if (key == 0u) continue;
+        if (tkey ? key > tkey : key >= lo) ng++, mx = max(mx, key);
+        else if (tkey && key == tkey) ne++;
+    }
+    uint32_t tot;
+    const uint32_t ex = mrt_topk_scan<T>((ng << 16) | ne, sh, &tot, tid);
+    if (tid == 0) Lsh->cnt[0][q] = tot >> 16, Lsh->cnt[1][q] = tot & 0xFFFFu;
+    mx = __reduce_max_sync(0xffffffffu, mx);
+    if (lane == 0 && mx) atomicMax(&Lsh->maxkey, mx);
+    mrt_tkc_sync(); /* every CTA's counts are in the leader */
+    uint32_t bg = 0, be = 0, all_g = 0;
+    for (int r = 0; r < C; r++) {
+        const uint32_t cg = Lsh->cnt[0][r], ce = Lsh->cnt[1][r];
+        if (r < (int)q) bg += cg, be += ce;
+        all_g += cg;
+    }
+    {
+        uint32_t sg = bg + (ex >> 16), se = be + (ex & 0xFFFFu);
+        for (int i = m0; i < m1; i++) {
+            const uint32_t key = MRT_TKC_KEY(i);
+            if (key == 0u) continue;
+            if (tkey ? key > tkey : key >= lo) {
+                Lckey[sg] = key, Lcidx[sg] = i, sg++;
+            } else if (tkey && key == tkey) {
+                if (se < need) Lckey[gt + se] = key, Lcidx[gt + se] = i;
+                se++;
+            }
+        }
+    }
+#undef MRT_TKC_KEY
+    mrt_tkc_sync(); /* every candidate is in the leader; nothing reads the other CTAs any more */
+    if (q != 0) return;
+
+    /* 4. the leader sorts */
+    const uint32_t c = tkey ? gt + need : all_g;
+    uint32_t maxkey = sh->maxkey;
+    if (tkey) maxkey = max(maxkey, tkey);
+    mrt_topk_sort<T>(ckey, cidx, c, tkey ? tkey : lo, maxkey, k, out, g0, bcur, bkey, bidx, sh, tid);
 }
 
 /* Rows [r0, r1) of the op: the tile of the plan (payload r0 r1). */
@@ -294,6 +497,13 @@ static __device__ void mrt_topk_tile(const mrt_topk_args &a, int r0, int r1, uin
     for (int r = r0; r < r1; r++)
         mrt_topk_row<T>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k, smem, a.cache_keys,
                         tid);
+}
+
+/* Row r of the op by the cluster whose CTAs call this (cache_keys: mrt_topkc_slice or 0). */
+template <int T, int C>
+static __device__ void mrt_topk_tile_cluster(const mrt_topk_args &a, int r, uint8_t *smem, int tid) {
+    mrt_topk_row_cluster<T, C>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k, smem,
+                               a.cache_keys, tid);
 }
 
 #endif
