@@ -185,6 +185,10 @@ mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor);
  * and cache copy `copy`; graph = 1 replays a CUDA graph captured on first use. Asynchronous:
  * mrt_gpu_sync waits and reports a device error (with the watchdog's records). */
 mrt_status mrt_gpu_serial_step(mrt_gpu_exec *x, int copy, int graph);
+/* One step of the `cmp` executor: the same kernels on several streams (independent
+ * branches side by side), programmatic dependent launch inside a stream, as a CUDA graph
+ * captured on first use per copy. Asynchronous, like mrt_gpu_serial_step. */
+mrt_status mrt_gpu_cmp_step(mrt_gpu_exec *x, int copy);
 mrt_status mrt_gpu_sync(mrt_gpu_exec *x);
 
 #ifdef __cplusplus

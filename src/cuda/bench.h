@@ -15,9 +15,15 @@ void *mrt_gpu_exec_stream(mrt_gpu_exec *x);
 /* Launches the plan's i-th op alone (serial executor), on weight/cache copy `copy`. */
 mrt_status mrt_gpu_serial_op(mrt_gpu_exec *x, int i, int copy);
 
+/* Issues one cmp step into the executor's stream (and side streams joined back), e.g.
+ * inside a stream capture of several steps. */
+mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy);
+/* Tests: A0 holds its outputs back ns nanoseconds (a slow producer); drops captured graphs. */
+void mrt_gpu_set_producer_delay(mrt_gpu_exec *x, unsigned ns);
+
 /* `megartp bench glm5-prefix`: host_glm5 is the glm5_host whose contents are uploaded to
  * every copy. Prints a markdown table to out; returns 0 or -1 (message on out). */
-int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, FILE *out);
+int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, const char *modes, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -64,7 +64,8 @@ static double op_bytes(const mrt_plan *p, int op_id) {
     return b;
 }
 
-extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, FILE *out) {
+extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, const char *modes, FILE *out) {
+    bool want_cmp = modes && strstr(modes, "cmp");
     const glm5_host *h = (const glm5_host *)host_glm5;
     const mrt_graph *g = p->g;
     mrt_gpu_exec *x = NULL;
@@ -101,16 +102,19 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0), cudaEventCreate(&e1);
     float *t_read = (float *)malloc(sizeof(float) * rounds), *t_step = (float *)malloc(sizeof(float) * rounds);
+    float *t_cmp = (float *)malloc(sizeof(float) * rounds);
     float *t_op = (float *)malloc(sizeof(float) * rounds * MRT_MAX_OPS);
-    for (int what = -1; what <= p->n_ops && !st; what++) { /* -1: read kernel, n_ops: the whole step */
+    /* -1: read kernel, 0..n_ops-1: one op (serial), n_ops: the serial step, n_ops + 1: cmp */
+    for (int what = -1; what <= p->n_ops + want_cmp && !st; what++) {
         cudaGraph_t gr;
         cudaGraphExec_t ge = NULL;
         cudaError_t ce = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
         for (int c = 0; c < copies && !ce && !st; c++) {
             if (what < 0) mrt_read_kernel<<<2 * sms, 512, 0, s>>>(rd[c], n16, sink);
             else if (what < p->n_ops) st = mrt_gpu_serial_op(x, what, c);
-            else
+            else if (what == p->n_ops)
                 for (int i = 0; i < p->n_ops && !st; i++) st = mrt_gpu_serial_op(x, i, c);
+            else st = mrt_gpu_cmp_launch(x, c);
         }
         cudaError_t ce2 = cudaStreamEndCapture(s, &gr);
         if (!ce && !ce2 && !st) ce = cudaGraphInstantiate(&ge, gr, 0);
@@ -119,7 +123,7 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
             fprintf(out, "bench: graph capture: %s\n", cudaGetErrorString(ce ? ce : ce2));
             st = MRT_ERR_INVALID;
         }
-        float *dst = what < 0 ? t_read : what < p->n_ops ? t_op + what * rounds : t_step;
+        float *dst = what < 0 ? t_read : what < p->n_ops ? t_op + what * rounds : what == p->n_ops ? t_step : t_cmp;
         for (int r = -3; r < rounds && !st; r++) { /* 3 warm-up replays */
             cudaEventRecord(e0, s);
             cudaGraphLaunch(ge, s);
@@ -148,6 +152,11 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
         float med = pct(t_step, reps, 0.5) * 1e3f, p10 = pct(t_step, reps, 0.1) * 1e3f, p90 = pct(t_step, reps, 0.9) * 1e3f;
         fprintf(out, "| **step, serial** | | **%.2f** (p10 %.2f, p90 %.2f) | %.2f | %.2f | %.2f |\n", med, p10,
                 p90, step_bytes * 1e-6, step_bytes / (med * 1e-6) * 1e-12, med / rd_us);
+        if (want_cmp) {
+            float cm = pct(t_cmp, reps, 0.5) * 1e3f, c10 = pct(t_cmp, reps, 0.1) * 1e3f, c90 = pct(t_cmp, reps, 0.9) * 1e3f;
+            fprintf(out, "| **step, cmp** | multistream + PDL | **%.2f** (p10 %.2f, p90 %.2f) | %.2f | %.2f | %.2f |\n", cm,
+                    c10, c90, step_bytes * 1e-6, step_bytes / (cm * 1e-6) * 1e-12, cm / rd_us);
+        }
         fprintf(out, "| same-bytes read kernel | | %.2f | %.2f | %.2f | 1.00 |\n", rd_us, step_bytes * 1e-6,
                 step_bytes / (rd_us * 1e-6) * 1e-12);
         fprintf(out, "\nEach figure: a CUDA graph of %d launches, one per weight/cache copy (%.0f MB a step), replayed %d "
@@ -157,7 +166,7 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
     cudaEventDestroy(e0), cudaEventDestroy(e1);
     for (int c = 0; c < copies; c++) cudaFree(rd[c]);
     cudaFree(sink);
-    free(t_read), free(t_step), free(t_op);
+    free(t_read), free(t_step), free(t_op), free(t_cmp);
     mrt_gpu_exec_free(x);
     return rc;
 }

@@ -13,18 +13,24 @@
 /* ---- E1: one CTA (256 threads) per tile (request, chunk of keys) ------------------------------ */
 /* NT = 4 (heads <= 32) fits 128 registers: two CTAs per SM, so one's key loads overlap the
  * other's MMAs; NT = 8 keeps 64 heads of query fragments in registers (one CTA per SM). */
-template <int MODE, int NT>
+template <int MODE, int NT, int ORDER>
 __global__ void __launch_bounds__(MRT_IL_THREADS, NT == 4 ? 2 : 1) mrt_index_logits_kernel(mrt_index_logits_args a) {
     extern __shared__ __align__(16) uint8_t mrt_il_smem[];
     const int b = (int)blockIdx.x / a.nchunks, c = (int)blockIdx.x % a.nchunks;
     const int j0 = c * a.chunk, j1 = min(a.kv, j0 + a.chunk);
-    mrt_index_logits_tile<MODE, NT>(a, b, j0, j1, mrt_il_smem, (int)threadIdx.x);
+    mrt_index_logits_tile<MODE, NT, ORDER>(a, b, j0, j1, mrt_il_smem, (int)threadIdx.x);
 }
 
 /* ---- F1: one CTA (T threads) per row --------------------------------------------------------- */
 template <int T> __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a) {
     extern __shared__ __align__(16) uint8_t mrt_topk_smem[];
     mrt_topk_tile<T>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topk_smem, (int)threadIdx.x);
+}
+
+/* ---- F1, cluster variant: one cluster of C CTAs (T threads each) per row -------------------- */
+template <int T, int C> __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T) mrt_topk_cluster_kernel(mrt_topk_args a) {
+    extern __shared__ __align__(16) uint8_t mrt_topkc_smem[];
+    mrt_topk_tile_cluster<T, C>(a, (int)blockIdx.x / C, mrt_topkc_smem, (int)threadIdx.x);
 }
 
 static int fail(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -44,14 +50,15 @@ static int launched(const char *what, char *why, size_t n) {
     return 0;
 }
 
-template <int MODE, int NT> static cudaError_t mrt_il_launch(const mrt_index_logits_args &a, int grid, cudaStream_t s) {
+template <int MODE, int NT, int ORDER = 0>
+static cudaError_t mrt_il_launch(const mrt_index_logits_args &a, int grid, cudaStream_t s) {
     const int bytes = mrt_il_layout<MODE>::SMEM_BYTES;
     if (bytes > 48 * 1024) {
-        cudaError_t e = cudaFuncSetAttribute(mrt_index_logits_kernel<MODE, NT>,
+        cudaError_t e = cudaFuncSetAttribute(mrt_index_logits_kernel<MODE, NT, ORDER>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
         if (e != cudaSuccess) return e;
     }
-    mrt_index_logits_kernel<MODE, NT><<<grid, MRT_IL_THREADS, bytes, s>>>(a);
+    mrt_index_logits_kernel<MODE, NT, ORDER><<<grid, MRT_IL_THREADS, bytes, s>>>(a);
     return cudaSuccess;
 }
 
@@ -60,7 +67,9 @@ extern "C" int mrt_gpu_index_logits_variant(int variant, const void *q8i, const 
                                             int kv, int heads, int dim, int block_tokens, int chunk, void *stream,
                                             char *why, size_t n) {
     const char *F = "mrt_gpu_index_logits";
-    if (variant != 0 && variant != 1) return fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma)", F, variant);
+    if (variant < 0 || variant > 3)
+        return fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma, 2: f16 step-major, 3: f16 split chains)", F,
+                    variant);
     if (!q8i) return fail(why, n, "%s: q8i is NULL", F);
     if (!wI) return fail(why, n, "%s: wI is NULL", F);
     if (!idx_cache) return fail(why, n, "%s: idx_cache is NULL", F);
@@ -93,8 +102,14 @@ extern "C" int mrt_gpu_index_logits_variant(int variant, const void *q8i, const 
     cudaError_t e;
     if (variant == 0)
         e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4>(a, (int)grid, s) : mrt_il_launch<MRT_IL_F16, 8>(a, (int)grid, s);
-    else
+    else if (variant == 1)
         e = heads <= 32 ? mrt_il_launch<MRT_IL_E4M3, 4>(a, (int)grid, s) : mrt_il_launch<MRT_IL_E4M3, 8>(a, (int)grid, s);
+    else if (variant == 2)
+        e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4, 1>(a, (int)grid, s)
+                        : mrt_il_launch<MRT_IL_F16, 8, 1>(a, (int)grid, s);
+    else
+        e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4, 2>(a, (int)grid, s)
+                        : mrt_il_launch<MRT_IL_F16, 8, 2>(a, (int)grid, s);
     if (e != cudaSuccess) return fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }
@@ -114,10 +129,25 @@ template <int T> static cudaError_t mrt_topk_launch(const mrt_topk_args &a, cuda
     return cudaSuccess;
 }
 
+template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cudaStream_t s) {
+    const int slice = mrt_topkc_slice(a.kv, C);
+    a.cache_keys = slice <= MRT_TOPKC_CACHE_MAX ? slice : 0;
+    const long long bytes = mrt_topkc_smem_bytes(a.cache_keys);
+    cudaError_t e = cudaFuncSetAttribute(mrt_topk_cluster_kernel<T, C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)bytes);
+    if (e != cudaSuccess) return e;
+    mrt_topk_cluster_kernel<T, C><<<a.M * C, T, (size_t)bytes, s>>>(a);
+    return cudaSuccess;
+}
+
 extern "C" int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
                                     char *why, size_t n) {
     const char *F = "mrt_gpu_topk";
-    if (variant != 0 && variant != 1) return fail(why, n, "%s: variant %d (0: 1024 threads, 1: 512)", F, variant);
+    if (variant < 0 || variant > 3)
+        return fail(why, n, "%s: variant %d (0: 1 CTA of 1024 threads a row, 1: of 512, 2: cluster of 8 x 256, "
+                            "3: cluster of 4 x 256)", F, variant);
+    if (variant >= 2 && kv > 65535 * (variant == 2 ? 8 : 4))
+        return fail(why, n, "%s: kv = %d is too long for the cluster variant %d", F, kv, variant);
     if (!logits) return fail(why, n, "%s: logits is NULL", F);
     if (!out) return fail(why, n, "%s: out is NULL", F);
     if (M < 1) return fail(why, n, "%s: M = %d must be >= 1", F, M);
@@ -127,7 +157,10 @@ extern "C" int mrt_gpu_topk_variant(int variant, const float *logits, int *out, 
     a.logits = logits, a.out = out, a.M = M, a.kv = kv, a.k = k;
     a.cache_keys = kv <= MRT_TOPK_CACHE_MAX ? kv : 0;
     cudaStream_t s = (cudaStream_t)stream;
-    cudaError_t e = variant == 0 ? mrt_topk_launch<1024>(a, s) : mrt_topk_launch<512>(a, s);
+    cudaError_t e = variant == 0   ? mrt_topk_launch<1024>(a, s)
+                    : variant == 1 ? mrt_topk_launch<512>(a, s)
+                    : variant == 2 ? mrt_topkc_launch<256, 8>(a, s)
+                                   : mrt_topkc_launch<256, 4>(a, s);
     if (e != cudaSuccess) return fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }

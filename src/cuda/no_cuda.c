@@ -48,8 +48,8 @@ mrt_status mrt_gpu_serial_op(mrt_gpu_exec *x, int i, int copy) {
     (void)x, (void)i, (void)copy;
     return no_gpu();
 }
-int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, FILE *out) {
-    (void)p, (void)host_glm5, (void)copies, (void)reps;
+int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, const char *modes, FILE *out) {
+    (void)p, (void)host_glm5, (void)copies, (void)reps, (void)modes;
     fprintf(out, "bench: megartp was built without CUDA (no nvcc found)\n");
     return -1;
 }
@@ -58,3 +58,12 @@ int mrt_bench_gemm(const int *ms, int n_ms, FILE *out) {
     fprintf(out, "bench gemm: megartp was built without CUDA (no nvcc found)\n");
     return -1;
 }
+mrt_status mrt_gpu_cmp_step(mrt_gpu_exec *x, int copy) {
+    (void)x, (void)copy;
+    return no_gpu();
+}
+mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
+    (void)x, (void)copy;
+    return no_gpu();
+}
+void mrt_gpu_set_producer_delay(mrt_gpu_exec *x, unsigned ns) { (void)x, (void)ns; }

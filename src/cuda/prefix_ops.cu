@@ -21,23 +21,42 @@ static int fail(char *why, size_t n, const char *fmt, ...) {
     return -1;
 }
 
-static int launched(const char *what, char *why, size_t n) {
-    cudaError_t e = cudaGetLastError();
-    return e == cudaSuccess ? 0 : fail(why, n, "%s: launch failed: %s", what, cudaGetErrorString(e));
+/* PDL: a kernel launched with programmatic serialization may start before its
+ * predecessor ends; griddepcontrol.wait (every thread, before touching any memory the
+ * predecessor reads or writes) waits for it to complete with its memory visible, and is a
+ * no-op without the attribute. launch_dependents right after lets the next kernel start its
+ * own prologue: it waits for us the same way. */
+static __device__ __forceinline__ void mrt_pdl_entry(void) {
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
 __global__ void __launch_bounds__(MRT_A0_MAX_THREADS) mrt_a0_kernel(mrt_a0_args a) {
     __shared__ double scratch[32];
+    mrt_pdl_entry();
     mrt_a0_row(a, blockIdx.x, scratch);
 }
 
+/* Launch with programmatic stream serialization when pdl is set. */
+static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, cudaStream_t s, int pdl) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid, cfg.blockDim = block, cfg.stream = s;
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = pdl ? &attr : NULL, cfg.numAttrs = pdl ? 1 : 0;
+    return cudaLaunchKernelExC(&cfg, fn, args);
+}
+
 extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t *w, uint16_t *r_new, uint16_t *x,
-                          uint8_t *x8, float *sx, int M, int H, float eps, void *stream, char *why, size_t n) {
+                          uint8_t *x8, float *sx, int M, int H, float eps, unsigned delay_ns, void *stream, int pdl,
+                          char *why, size_t n) {
     if (M < 1 || H % 128 || H > 16384) return fail(why, n, "a0: M %d, hidden %d (a multiple of 128 up to 16384)", M, H);
-    mrt_a0_args a = {h, res, w, r_new, x, x8, sx, H, eps};
+    mrt_a0_args a = {h, res, w, r_new, x, x8, sx, H, eps, delay_ns};
     int threads = ((H / 16) + 31) / 32 * 32; /* two 8-element chunks a thread */
-    mrt_a0_kernel<<<M, threads, 0, (cudaStream_t)stream>>>(a);
-    return launched("a0", why, n);
+    void *args[1] = {&a};
+    cudaError_t e = launch((const void *)mrt_a0_kernel, dim3(M), dim3(threads), args, (cudaStream_t)stream, pdl);
+    return e ? fail(why, n, "a0: launch failed: %s", cudaGetErrorString(e)) : 0;
 }
 
 /* grid.x = row, grid.y = unit (QKV_A: q blocks, then the kv unit; Q_B, INDEX_Q: heads). */
@@ -45,6 +64,7 @@ __global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi) {
     __shared__ double ds[32];
     __shared__ float fs[32];
     __shared__ float rowbuf[256];
+    mrt_pdl_entry();
     int row = blockIdx.x, u = blockIdx.y;
     switch (epi) {
     case MRT_EPI_QKV_A:
@@ -57,7 +77,7 @@ __global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi) {
     }
 }
 
-extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, char *why, size_t n) {
+extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, char *why, size_t n) {
     mrt_epi_args a;
     memset(&a, 0, sizeof a);
     a.c = e->c, a.M = e->M, a.N = e->N, a.K = e->K, a.eps = e->eps;
@@ -99,6 +119,8 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, char *why, s
         break;
     default: return fail(why, n, "unknown epilogue %d", e->epi);
     }
-    mrt_epi_kernel<<<grid, threads, 0, (cudaStream_t)stream>>>(a, e->epi);
-    return launched("epilogue", why, n);
+    int epi = e->epi;
+    void *args[2] = {&a, &epi};
+    cudaError_t ce = launch((const void *)mrt_epi_kernel, grid, dim3(threads), args, (cudaStream_t)stream, pdl);
+    return ce ? fail(why, n, "epilogue: launch failed: %s", cudaGetErrorString(ce)) : 0;
 }

@@ -12,8 +12,10 @@
 extern "C" {
 #endif
 
+/* pdl = 1: launched with programmatic serialization (the kernels wait for their
+ * predecessor with griddepcontrol.wait). delay_ns: tests hold A0's outputs back. */
 int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t *w, uint16_t *r_new, uint16_t *x, uint8_t *x8,
-               float *sx, int M, int H, float eps, void *stream, char *why, size_t n);
+               float *sx, int M, int H, float eps, unsigned delay_ns, void *stream, int pdl, char *why, size_t n);
 
 /* The finalization of a gemm_fp8 op with epilogue `epi` (MRT_EPI_*), reading its reduced
  * fp32 output c [M, N]. Tensor pointers are those of the op's graph inputs and outputs in
@@ -30,7 +32,7 @@ typedef struct mrt_gpu_epi {
     uint16_t *qmla; int qmla_width, qmla_rope_at; /* Q_B writes roped q_pe into the query */
 } mrt_gpu_epi;
 
-int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, char *why, size_t n);
+int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, char *why, size_t n);
 
 #ifdef __cplusplus
 }

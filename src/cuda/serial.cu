@@ -14,38 +14,22 @@
 #include "index_ops.h"
 #include "internal.h"
 #include "ops.h"
+#include "exec_internal.h"
 #include "prefix_ops.h"
 
-#define MRT_MAX_COPIES 16
 
-typedef struct op_state {
-    float *c;                          /* gemm_fp8: reduced fp32 output [M, N] */
-    void *ws;                          /* GEMM split-K workspace */
-    mrt_gpu_gemm gemm[MRT_MAX_COPIES]; /* GEMM launch plans, one per weight copy */
-} op_state;
-
-struct mrt_gpu_exec {
-    mrt_context *ctx;
-    mrt_plan *p;
-    const mrt_graph *g;
-    int copies;
-    void *dev[MRT_MAX_TENSORS][MRT_MAX_COPIES];
-    size_t bytes[MRT_MAX_TENSORS];
-    op_state op[MRT_MAX_OPS];
-    cudaStream_t stream;
-    cudaGraphExec_t graph[MRT_MAX_COPIES];
-    char why[512];
-};
-
-static bool rotates(const mrt_tensor *t) { return t->role == MRT_ROLE_WEIGHT || t->role == MRT_ROLE_CACHE; }
+mrt_status mrt_gpu_cuda_fail(mrt_gpu_exec *x, int e, const char *what) {
+    return mrt_fail(x->ctx, MRT_ERR_INVALID, "%s: %s", what, cudaGetErrorString((cudaError_t)e));
+}
 
 static mrt_status cuda_fail(mrt_gpu_exec *x, cudaError_t e, const char *what) {
     return mrt_fail(x->ctx, MRT_ERR_INVALID, "%s: %s", what, cudaGetErrorString(e));
 }
 
-static void *D(mrt_gpu_exec *x, int tensor, int copy) {
+void *mrt_gpu_dev(mrt_gpu_exec *x, int tensor, int copy) {
     return x->dev[tensor][rotates(&x->g->tensors[tensor]) ? copy : 0];
 }
+#define D mrt_gpu_dev
 
 static mrt_status prepare_gemms(mrt_gpu_exec *x) {
     const mrt_graph *g = x->g;
@@ -110,7 +94,9 @@ mrt_status mrt_gpu_exec_new(mrt_plan *p, int copies, mrt_gpu_exec **out) {
     x->ctx = p->ctx, x->p = p, x->g = p->g, x->copies = copies;
     mrt_status st = MRT_OK;
     cudaError_t e = cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking);
-    if (e) st = cuda_fail(x, e, "gpu executor: stream");
+    for (int i = 0; i < MRT_CMP_STREAMS && !e; i++) e = cudaStreamCreateWithFlags(&x->side[i], cudaStreamNonBlocking);
+    for (int i = 0; i < MRT_CMP_EVENTS && !e; i++) e = cudaEventCreateWithFlags(&x->ev[i], cudaEventDisableTiming);
+    if (e) st = cuda_fail(x, e, "gpu executor: streams and events");
     for (int t = 0; t < x->g->n_tensors && !st; t++) {
         const mrt_tensor *tt = &x->g->tensors[t];
         x->bytes[t] = mrt_tensor_bytes(tt);
@@ -135,6 +121,12 @@ void mrt_gpu_exec_free(mrt_gpu_exec *x) {
     for (int t = 0; t < MRT_MAX_TENSORS; t++)
         for (int c = 0; c < MRT_MAX_COPIES; c++) cudaFree(x->dev[t][c]);
     for (int o = 0; o < MRT_MAX_OPS; o++) cudaFree(x->op[o].c), cudaFree(x->op[o].ws);
+    for (int c = 0; c < MRT_MAX_COPIES; c++)
+        if (x->cmp_graph[c]) cudaGraphExecDestroy(x->cmp_graph[c]);
+    for (int i = 0; i < MRT_CMP_STREAMS; i++)
+        if (x->side[i]) cudaStreamDestroy(x->side[i]);
+    for (int i = 0; i < MRT_CMP_EVENTS; i++)
+        if (x->ev[i]) cudaEventDestroy(x->ev[i]);
     if (x->stream) cudaStreamDestroy(x->stream);
     free(x);
 }
@@ -177,11 +169,9 @@ mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor) {
     return MRT_OK;
 }
 
-/* Launches op `op` for weight/cache copy `copy` on the executor's stream. */
-static mrt_status launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy) {
+mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *st, int pdl) {
     const mrt_graph *g = x->g;
     op_state *s = &x->op[op->id];
-    void *st = x->stream;
     int rc = 0;
     switch (op->kind) {
     case MRT_OPC_ADD_RMSNORM_QUANT: {
@@ -189,12 +179,12 @@ static mrt_status launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy) {
         rc = mrt_gpu_a0((const uint16_t *)D(x, op->in[0], copy), (const uint16_t *)D(x, op->in[1], copy),
                         (const uint16_t *)D(x, op->in[2], copy), (uint16_t *)D(x, op->out[0], copy),
                         (uint16_t *)D(x, op->out[1], copy), (uint8_t *)D(x, op->out[2], copy),
-                        (float *)D(x, op->out[3], copy), (int)h->dims[0], (int)h->dims[1], op->p.f[0], st, x->why,
-                        sizeof x->why);
+                        (float *)D(x, op->out[3], copy), (int)h->dims[0], (int)h->dims[1], op->p.f[0], x->delay_ns,
+                        st, pdl, x->why, sizeof x->why);
         break;
     }
     case MRT_OPC_GEMM_FP8: {
-        rc = mrt_gpu_gemm_run(&s->gemm[copy], st, 0, x->why, sizeof x->why);
+        rc = mrt_gpu_gemm_run(&s->gemm[copy], st, pdl, x->why, sizeof x->why);
         if (rc) break;
         mrt_gpu_epi e;
         memset(&e, 0, sizeof e);
@@ -209,11 +199,11 @@ static mrt_status launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy) {
             e.qmla = (uint16_t *)D(x, q->id, copy);
             e.qmla_width = (int)q->dims[2], e.qmla_rope_at = (int)q->dims[2] - op->p.i[3];
         }
-        rc = mrt_gpu_epilogue(&e, st, x->why, sizeof x->why);
+        rc = mrt_gpu_epilogue(&e, st, pdl, x->why, sizeof x->why); /* right after its GEMM: PDL-safe */
         break;
     }
     case MRT_OPC_GEMM_BF16:
-    case MRT_OPC_BMM_BF16: rc = mrt_gpu_gemm_run(&s->gemm[copy], st, 0, x->why, sizeof x->why); break;
+    case MRT_OPC_BMM_BF16: rc = mrt_gpu_gemm_run(&s->gemm[copy], st, pdl, x->why, sizeof x->why); break;
     case MRT_OPC_INDEX_LOGITS: {
         const mrt_tensor *q = op_in(g, op, 0);
         rc = mrt_gpu_index_logits(D(x, op->in[0], copy), (const float *)D(x, op->in[1], copy), D(x, op->in[2], copy),
@@ -236,7 +226,7 @@ static mrt_status launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy) {
 
 static mrt_status launch_all(mrt_gpu_exec *x, int copy) {
     for (int i = 0; i < x->p->n_ops; i++) {
-        mrt_status st = launch_op(x, &x->g->ops[x->p->ops[i]], copy);
+        mrt_status st = mrt_gpu_launch_op(x, &x->g->ops[x->p->ops[i]], copy, x->stream, 0);
         if (st) return st;
     }
     return MRT_OK;
@@ -267,7 +257,7 @@ void *mrt_gpu_exec_stream(mrt_gpu_exec *x) { return x ? x->stream : NULL; }
 
 mrt_status mrt_gpu_serial_op(mrt_gpu_exec *x, int i, int copy) {
     if (!x || i < 0 || i >= x->p->n_ops || copy < 0 || copy >= x->copies) return MRT_ERR_INVALID;
-    return launch_op(x, &x->g->ops[x->p->ops[i]], copy);
+    return mrt_gpu_launch_op(x, &x->g->ops[x->p->ops[i]], copy, x->stream, 0);
 }
 
 mrt_status mrt_gpu_sync(mrt_gpu_exec *x) {

@@ -18,6 +18,7 @@ struct mrt_a0_args {
     float *sx;                   /* [M, H / 128] */
     int H;
     float eps;
+    unsigned delay_ns; /* tests: hold the outputs back this long (a slow producer) */
 };
 
 /* Block-wide sum of one double per thread; every thread gets the total. Fixed tree order:
@@ -66,6 +67,14 @@ static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch
         *(uint4 *)(a.r_new + (size_t)row * a.H + c * 8) = *(const uint4 *)out;
     }
     float rs = mrt_rms_factor(mrt_block_sum_f64(ss, scratch), a.H, a.eps);
+    if (a.delay_ns) { /* bounded: at most delay_ns, checked against the global timer */
+        uint64_t t0, t;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+        do {
+            __nanosleep(1000);
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        } while (t - t0 < a.delay_ns);
+    }
 #pragma unroll
     for (int i = 0; i < 2; i++) {
         int c = threadIdx.x + i * blockDim.x;

@@ -80,6 +80,14 @@ static __device__ __forceinline__ void mrt_il_mma_f16(float (&d)[4], uint32_t a0
                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
+/* The same without `volatile`: the compiler may reorder it like any arithmetic (ORDER >= 1). */
+static __device__ __forceinline__ void mrt_il_mma_f16_nv(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2,
+                                                         uint32_t a3, uint32_t b0, uint32_t b1) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
 static __device__ __forceinline__ void mrt_il_mma_e4m3(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2,
                                                        uint32_t a3, uint32_t b0, uint32_t b1) {
     asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
@@ -198,8 +206,13 @@ static __device__ __forceinline__ void mrt_il_load_query(const mrt_index_logits_
 }
 
 /* Token t (operands in q) against the staged keys' groups kg = slice, slice + S, ... of [0, nk).
- * Per 16-key group: NT x (K steps) mmas, relu * wI per (key, head), head sum, * ks, store. */
-template <int MODE, int NT>
+ * Per 16-key group: NT x (K steps) mmas, relu * wI per (key, head), head sum, * ks, store.
+ * ORDER (f16 only) is the order of the mmas of a group, a measured choice:
+ *   0: per quad i, for each n-tile its two K steps (dependent mmas back to back);
+ *   1: step-major: the NT n-tiles of one K step, then the next step (NT independent chains);
+ *   2: step-major with K split over two accumulators per n-tile (2 NT chains of half length),
+ *      added at the end. */
+template <int MODE, int NT, int ORDER>
 static __device__ __forceinline__ void mrt_il_token(const mrt_index_logits_args &a, const uint8_t *keys,
                                                     const float *ks_s, const mrt_il_query<MODE, NT> &q, int t, int js,
                                                     int nk, int slice, int S, int lane) {
@@ -212,7 +225,7 @@ static __device__ __forceinline__ void mrt_il_token(const mrt_index_logits_args 
         float acc[NT][4];
 #pragma unroll
         for (int nt = 0; nt < NT; nt++) acc[nt][0] = acc[nt][1] = acc[nt][2] = acc[nt][3] = 0.0f;
-        if (MODE == MRT_IL_F16) {
+        if (MODE == MRT_IL_F16 && ORDER == 0) {
 #pragma unroll
             for (int i = 0; i < 4; i++) { /* quad i = K steps 2i, 2i+1 */
                 const uint4 x = *(const uint4 *)(r0 + mrt_il_f16_quad(tig, i));
@@ -223,6 +236,42 @@ static __device__ __forceinline__ void mrt_il_token(const mrt_index_logits_args 
                     mrt_il_mma_f16(acc[nt], x.z, y.z, x.w, y.w, q.qf[nt][4 * i + 2], q.qf[nt][4 * i + 3]);
                 }
             }
+        } else if (MODE == MRT_IL_F16 && ORDER == 1) {
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                const uint4 x = *(const uint4 *)(r0 + mrt_il_f16_quad(tig, i));
+                const uint4 y = *(const uint4 *)(r1 + mrt_il_f16_quad(tig, i));
+#pragma unroll
+                for (int nt = 0; nt < NT; nt++)
+                    mrt_il_mma_f16_nv(acc[nt], x.x, y.x, x.y, y.y, q.qf[nt][4 * i], q.qf[nt][4 * i + 1]);
+#pragma unroll
+                for (int nt = 0; nt < NT; nt++)
+                    mrt_il_mma_f16_nv(acc[nt], x.z, y.z, x.w, y.w, q.qf[nt][4 * i + 2], q.qf[nt][4 * i + 3]);
+            }
+        } else if (MODE == MRT_IL_F16) {
+            float acc2[NT][4];
+#pragma unroll
+            for (int nt = 0; nt < NT; nt++) acc2[nt][0] = acc2[nt][1] = acc2[nt][2] = acc2[nt][3] = 0.0f;
+#pragma unroll
+            for (int i = 0; i < 2; i++) { /* quads i and i + 2 feed the two chains */
+                const uint4 x = *(const uint4 *)(r0 + mrt_il_f16_quad(tig, i));
+                const uint4 y = *(const uint4 *)(r1 + mrt_il_f16_quad(tig, i));
+                const uint4 u = *(const uint4 *)(r0 + mrt_il_f16_quad(tig, i + 2));
+                const uint4 v = *(const uint4 *)(r1 + mrt_il_f16_quad(tig, i + 2));
+#pragma unroll
+                for (int nt = 0; nt < NT; nt++) {
+                    mrt_il_mma_f16_nv(acc[nt], x.x, y.x, x.y, y.y, q.qf[nt][4 * i], q.qf[nt][4 * i + 1]);
+                    mrt_il_mma_f16_nv(acc2[nt], u.x, v.x, u.y, v.y, q.qf[nt][4 * i + 8], q.qf[nt][4 * i + 9]);
+                }
+#pragma unroll
+                for (int nt = 0; nt < NT; nt++) {
+                    mrt_il_mma_f16_nv(acc[nt], x.z, y.z, x.w, y.w, q.qf[nt][4 * i + 2], q.qf[nt][4 * i + 3]);
+                    mrt_il_mma_f16_nv(acc2[nt], u.z, v.z, u.w, v.w, q.qf[nt][4 * i + 10], q.qf[nt][4 * i + 11]);
+                }
+            }
+#pragma unroll
+            for (int nt = 0; nt < NT; nt++)
+                for (int e = 0; e < 4; e++) acc[nt][e] += acc2[nt][e];
         } else {
 #pragma unroll
             for (int i = 0; i < 2; i++) { /* 16 bytes = K steps 2i, 2i+1 */
@@ -262,7 +311,7 @@ static __device__ __forceinline__ void mrt_il_token(const mrt_index_logits_args 
  * latency, not two; a warp with one token keeps its query fragments for all the keys.
  * Every key in [j0, j1) is read (its block is in the table since j < kv) whatever pos says;
  * the keys past pos[t] only become -inf. */
-template <int MODE, int NT>
+template <int MODE, int NT, int ORDER = 0>
 static __device__ void mrt_index_logits_tile(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem,
                                              int tid) {
     typedef mrt_il_layout<MODE> L;
@@ -290,7 +339,7 @@ static __device__ void mrt_index_logits_tile(const mrt_index_logits_args &a, int
         const int nk = min(MRT_IL_SUB, j1 - js);
         for (int tl = slot; tl < a.n; tl += TS) {
             if (tl != cur) mrt_il_load_query<MODE, NT>(a, t0 + tl, lane, q), cur = tl;
-            mrt_il_token<MODE, NT>(a, keys, ks_s, q, t0 + tl, js, nk, slice, S, lane);
+            mrt_il_token<MODE, NT, ORDER>(a, keys, ks_s, q, t0 + tl, js, nk, slice, S, lane);
         }
     }
 #undef MRT_IL_NROWS

@@ -356,7 +356,6 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
     const bool cached = S <= cache_keys;
     uint32_t *ccache = cache + tid * R; /* my run in the cache (cache index = i - s0) */
     mrt_topk_shared *Lsh = mrt_tkc_map(sh, 0);
-    uint32_t *Lg[3] = {mrt_tkc_map(g0, 0), mrt_tkc_map(g1, 0), mrt_tkc_map(g2, 0)};
     uint32_t *Lckey = mrt_tkc_map(ckey, 0);
     int *Lcidx = mrt_tkc_map(cidx, 0);
 #define MRT_TKC_KEY(i) (cached ? ccache[(i) - m0] : mrt_topk_key(row[i]))
@@ -394,10 +393,10 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
     uint32_t lo = 1u, tkey = 0u, gt = 0u, need = 0u;
     {
         uint32_t prefix = 0u, pmask = 0u, krem = (uint32_t)k;
-        const int shifts[3] = {20, 8, 0}, bits[3] = {12, 12, 8};
         bool fits = false;
         for (int p = 0; p < 3 && !fits; p++) {
-            const int nb = 1 << bits[p], sft = shifts[p];
+            const int nb = p == 2 ? 256 : MRT_TOPK_NB, sft = p == 0 ? 20 : p == 1 ? 8 : 0; /* digits 12, 12, 8 */
+            uint32_t *Lg = mrt_tkc_map(p == 0 ? g0 : p == 1 ? g1 : g2, 0);
             if (p > 0) { /* local histogram of the next digit among the keys matching the prefix */
                 for (int i = tid; i < nb; i += T) lhist[i] = 0u;
                 mrt_topk_bar<T>();
@@ -409,7 +408,7 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
             }
             for (int i = tid; i < nb; i += T) {
                 const uint32_t v = lhist[i];
-                if (v) atomicAdd(&Lg[p][i], v);
+                if (v) atomicAdd(&Lg[i], v);
             }
             mrt_tkc_sync(); /* merged histogram of digit p complete */
             uint32_t total;
@@ -419,16 +418,19 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
                 uint32_t local = 0;
                 for (int i = 0; i < per; i++) {
                     const int qq = tid * per + i;
-                    if (qq < nb) local += Lg[p][nb - 1 - qq];
+                    if (qq < nb) local += Lg[nb - 1 - qq];
                 }
                 const uint32_t excl = mrt_topk_scan<T>(local, sh, &total, tid);
-                if (p == 0 && total <= (uint32_t)k) break; /* uniform: every finite key is taken */
+                if (p == 0 && total <= (uint32_t)k) { /* uniform: every finite key is taken */
+                    mrt_topk_bar<T>();                  /* the gather's scan rewrites wsum */
+                    break;
+                }
                 if (excl < krem && krem <= excl + local) {
                     uint32_t cum = excl;
                     for (int i = 0; i < per; i++) {
                         const int qq = tid * per + i;
                         if (qq >= nb) break;
-                        const uint32_t h = Lg[p][nb - 1 - qq];
+                        const uint32_t h = Lg[nb - 1 - qq];
                         if (cum + h >= krem) {
                             sh->dsel = (uint32_t)(nb - 1 - qq), sh->above = cum, sh->eqcnt = h;
                             break;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "glm5_check.h"
 #include "gpu.h"
 #include "internal.h"
@@ -62,6 +63,22 @@ static void one_shape(glm5_shape s, int replays) {
         glm5_check_summary sum;
         int fails = glm5_compare(&gpu, &cpu, GLM5_OUT_ALL, GLM5_TOL_DEVICE, stdout, &sum);
         CHECK(fails == 0, "M %d kv %d: %d outputs out of tolerance", s.m, s.kv, fails);
+        /* cmp: the same kernels on several streams with PDL: the same bytes */
+        uint64_t ds = glm5_digest(&gpu);
+        glm5_host cm;
+        memset(&cm, 0, sizeof cm);
+        mrt_status s2 = glm5_host_clone(ctx, &in, &cm);
+        for (int t = 0; t < mrt_graph_num_tensors(g) && !s2; t++) /* fresh poison everywhere */
+            if (!glm5_host_buffer(&in, mrt_tensor_name(mrt_graph_tensor(g, t))) ||
+                mrt_tensor_role(mrt_graph_tensor(g, t)) == MRT_ROLE_OUTPUT)
+                s2 = mrt_gpu_poison(x, t);
+        if (!s2) s2 = upload_all(x, g, &in);
+        if (!s2) s2 = mrt_gpu_cmp_step(x, 0);
+        if (!s2) s2 = mrt_gpu_sync(x);
+        if (!s2) s2 = download_all(x, g, &cm);
+        if (CHECK(s2 == MRT_OK, "cmp M %d kv %d: %s", s.m, s.kv, mrt_last_error(ctx)))
+            CHECK(glm5_digest(&cm) == ds, "cmp M %d kv %d: bytes differ from serial", s.m, s.kv);
+        glm5_host_free(&cm);
         if (replays) {
             uint64_t d0 = glm5_digest(&gpu);
             int same = 0;
@@ -74,6 +91,30 @@ static void one_shape(glm5_shape s, int replays) {
             CHECK(same == replays, "%d of %d replays (kernels and graph) gave identical bytes: %s", same, replays,
                   st ? mrt_last_error(ctx) : "");
             printf("  %d replays: %d identical\n", replays, same);
+            /* 1000 cmp graph replays, then a slow producer (A0 holds its outputs 200 us):
+             * PDL consumers must still read only finished data */
+            int csame = 0;
+            for (int r = 0; r < 1000 && !st; r++) {
+                st = mrt_gpu_cmp_step(x, 0);
+                if (r % 100 == 99 || r == 999) {
+                    if (!st) st = mrt_gpu_sync(x);
+                    if (!st) st = download_all(x, g, &gpu);
+                    csame += !st && glm5_digest(&gpu) == d0;
+                }
+            }
+            CHECK(csame == 10, "cmp: %d of 10 sampled replays (of 1000) identical: %s", csame, st ? mrt_last_error(ctx) : "");
+            mrt_gpu_set_producer_delay(x, 200000);
+            for (int t = 0; t < mrt_graph_num_tensors(g) && !st; t++)
+                if (mrt_tensor_role(mrt_graph_tensor(g, t)) == MRT_ROLE_WORKSPACE ||
+                    mrt_tensor_role(mrt_graph_tensor(g, t)) == MRT_ROLE_OUTPUT)
+                    st = mrt_gpu_poison(x, t);
+            if (!st) st = mrt_gpu_cmp_step(x, 0);
+            if (!st) st = mrt_gpu_sync(x);
+            if (!st) st = download_all(x, g, &gpu);
+            CHECK(!st && glm5_digest(&gpu) == d0, "cmp with a slow producer: bytes differ (an early read?) %s",
+                  st ? mrt_last_error(ctx) : "");
+            mrt_gpu_set_producer_delay(x, 0);
+            printf("  cmp: 1000 replays identical to serial (%d/10 sampled), slow producer exact\n", csame);
         }
     }
     mrt_gpu_exec_free(x);

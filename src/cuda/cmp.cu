@@ -1,0 +1,101 @@
+/* The `cmp` executor: the plan's ops as the same standalone kernels as `serial`, but on
+ * several streams (independent branches run side by side) with programmatic dependent launch
+ * inside a stream (a kernel starts — and streams its weights — while its predecessor ends),
+ * the whole step captured once into a CUDA graph and replayed (article section 7).
+ *
+ * Streams are assigned from the graph: an op continues the stream whose last op is one of
+ * its producers, else it takes the least loaded stream; producers on other streams are
+ * joined with events. PDL is used where an op has exactly one producer, that producer is the
+ * previous op of its stream, and the op's first kernel waits with griddepcontrol.wait (the
+ * GEMMs, A0 and the finalizations do; E1 and F1 are launched plainly, so they start only
+ * after their predecessors complete). */
+#include <string.h>
+
+#include "bench.h"
+#include "exec_internal.h"
+
+#define NSTREAMS (1 + MRT_CMP_STREAMS)
+
+static bool pdl_capable(const mrt_op *op) {
+    return op->kind == MRT_OPC_ADD_RMSNORM_QUANT || op->kind == MRT_OPC_GEMM_FP8 || op->kind == MRT_OPC_GEMM_BF16 ||
+           op->kind == MRT_OPC_BMM_BF16;
+}
+
+/* Issues one step for weight/cache copy `copy` on x->stream and its side streams, joined
+ * back into x->stream (inside a capture, this adds the step's nodes to the graph). */
+mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
+    const mrt_plan *p = x->p;
+    const mrt_graph *g = x->g;
+    cudaStream_t s[NSTREAMS] = {x->stream, x->side[0], x->side[1], x->side[2]};
+    int tail[NSTREAMS], load[NSTREAMS] = {0}, on[MRT_MAX_OPS];
+    bool used[NSTREAMS] = {true, false, false, false};
+    for (int k = 0; k < NSTREAMS; k++) tail[k] = -1;
+    if (p->n_ops + NSTREAMS > MRT_CMP_EVENTS)
+        return mrt_fail(x->ctx, MRT_ERR_LIMIT, "cmp: %d ops need more than %d events", p->n_ops, MRT_CMP_EVENTS);
+    /* side streams start from the main stream's current point (the step's beginning) */
+    cudaError_t e = cudaEventRecord(x->ev[MRT_CMP_EVENTS - 1], s[0]);
+    for (int k = 1; k < NSTREAMS && !e; k++) e = cudaStreamWaitEvent(s[k], x->ev[MRT_CMP_EVENTS - 1], 0);
+    if (e) return mrt_gpu_cuda_fail(x, e, "cmp: fork");
+    for (int i = 0; i < p->n_ops; i++) {
+        const mrt_op *op = &g->ops[p->ops[i]];
+        int prod[MRT_MAX_OP_IO], np = 0;
+        for (int j = 0; j < op->n_in; j++) {
+            int po = g->tensors[op->in[j]].producer;
+            if (po < 0 || p->op_row[po] < 0) continue;
+            bool dup = false;
+            for (int k = 0; k < np; k++) dup |= prod[k] == p->op_row[po];
+            if (!dup) prod[np++] = p->op_row[po];
+        }
+        int k = -1;
+        for (int q = 0; q < np && k < 0; q++)
+            for (int t = 0; t < NSTREAMS; t++)
+                if (tail[t] == prod[q]) k = t;
+        if (k < 0) { /* a fresh branch: the least loaded stream */
+            k = 0;
+            for (int t = 1; t < NSTREAMS; t++)
+                if (load[t] < load[k]) k = t;
+        }
+        bool pdl = np == 1 && tail[k] == prod[0] && pdl_capable(op);
+        for (int q = 0; q < np && !e; q++)
+            if (on[prod[q]] != k) e = cudaStreamWaitEvent(s[k], x->ev[prod[q]], 0);
+        if (e) return mrt_gpu_cuda_fail(x, e, "cmp: join");
+        mrt_status st = mrt_gpu_launch_op(x, op, copy, s[k], pdl);
+        if (st) return st;
+        if ((e = cudaEventRecord(x->ev[i], s[k]))) return mrt_gpu_cuda_fail(x, e, "cmp: record");
+        on[i] = k, tail[k] = i, used[k] = true;
+        load[k]++;
+    }
+    for (int k = 1; k < NSTREAMS && !e; k++) { /* join every branch back into the main stream */
+        if (!used[k]) continue;
+        e = cudaEventRecord(x->ev[MRT_CMP_EVENTS - 1 - k], s[k]);
+        if (!e) e = cudaStreamWaitEvent(s[0], x->ev[MRT_CMP_EVENTS - 1 - k], 0);
+    }
+    return e ? mrt_gpu_cuda_fail(x, e, "cmp: join back") : MRT_OK;
+}
+
+mrt_status mrt_gpu_cmp_step(mrt_gpu_exec *x, int copy) {
+    if (!x) return MRT_ERR_INVALID;
+    if (copy < 0 || copy >= x->copies) return mrt_fail(x->ctx, MRT_ERR_INVALID, "copy %d of %d", copy, x->copies);
+    if (!x->cmp_graph[copy]) {
+        cudaGraph_t gr;
+        cudaError_t e = cudaStreamBeginCapture(x->stream, cudaStreamCaptureModeThreadLocal);
+        if (e) return mrt_gpu_cuda_fail(x, e, "cmp: begin capture");
+        mrt_status st = mrt_gpu_cmp_launch(x, copy);
+        e = cudaStreamEndCapture(x->stream, &gr);
+        if (st) return st;
+        if (e) return mrt_gpu_cuda_fail(x, e, "cmp: end capture");
+        e = cudaGraphInstantiate(&x->cmp_graph[copy], gr, 0);
+        cudaGraphDestroy(gr);
+        if (e) return mrt_gpu_cuda_fail(x, e, "cmp: instantiate");
+    }
+    cudaError_t e = cudaGraphLaunch(x->cmp_graph[copy], x->stream);
+    return e ? mrt_gpu_cuda_fail(x, e, "cmp: graph launch") : MRT_OK;
+}
+
+void mrt_gpu_set_producer_delay(mrt_gpu_exec *x, unsigned ns) {
+    if (!x) return;
+    x->delay_ns = ns;
+    for (int c = 0; c < MRT_MAX_COPIES; c++) /* captured graphs hold the old value */
+        for (cudaGraphExec_t *ge : {&x->graph[c], &x->cmp_graph[c]})
+            if (*ge) cudaGraphExecDestroy(*ge), *ge = NULL;
+}

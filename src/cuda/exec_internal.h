@@ -1,0 +1,48 @@
+/* The GPU executors' shared state (src/cuda only): device buffers per tensor and weight
+ * copy, per-op GEMM plans, streams. serial.cu owns buffers and op launches; cmp.cu builds
+ * the multistream graph from the same launches. */
+#ifndef MRT_EXEC_INTERNAL_H
+#define MRT_EXEC_INTERNAL_H
+
+#include <cuda_runtime.h>
+
+#include "gpu.h"
+#include "internal.h"
+
+#define MRT_MAX_COPIES 16
+#define MRT_CMP_STREAMS 3
+#define MRT_CMP_EVENTS 16
+
+typedef struct op_state {
+    float *c;                          /* gemm_fp8: reduced fp32 output [M, N] */
+    void *ws;                          /* GEMM split-K workspace */
+    mrt_gpu_gemm gemm[MRT_MAX_COPIES]; /* GEMM launch plans, one per weight copy */
+} op_state;
+
+struct mrt_gpu_exec {
+    mrt_context *ctx;
+    mrt_plan *p;
+    const mrt_graph *g;
+    int copies;
+    void *dev[MRT_MAX_TENSORS][MRT_MAX_COPIES];
+    size_t bytes[MRT_MAX_TENSORS];
+    op_state op[MRT_MAX_OPS];
+    cudaStream_t stream;
+    cudaGraphExec_t graph[MRT_MAX_COPIES];     /* serial step graphs, per copy */
+    cudaStream_t side[MRT_CMP_STREAMS];        /* cmp: the branches' streams */
+    cudaEvent_t ev[MRT_CMP_EVENTS];            /* cmp: fork / join points */
+    cudaGraphExec_t cmp_graph[MRT_MAX_COPIES]; /* cmp step graphs, per copy */
+    unsigned delay_ns;                         /* tests: A0 holds its outputs back */
+    char why[512];
+};
+
+static inline bool rotates(const mrt_tensor *t) { return t->role == MRT_ROLE_WEIGHT || t->role == MRT_ROLE_CACHE; }
+
+/* Device pointer of tensor `tensor` for weight/cache copy `copy`. */
+void *mrt_gpu_dev(mrt_gpu_exec *x, int tensor, int copy);
+/* Launches op's kernels (a GEMM and its finalization are one op) on `stream`; pdl = 1 lets
+ * the first kernel start before the previous kernel in that stream ends. */
+mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *stream, int pdl);
+mrt_status mrt_gpu_cuda_fail(mrt_gpu_exec *x, int e, const char *what);
+
+#endif
