@@ -62,6 +62,7 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu $(BUILD)/libmegartp.a
 	$(NVCC) $(NVCCFLAGS) -Itests $< $(BUILD)/libmegartp.a $(CUDA_LDLIBS) -o $@
 
 test: all
+	@sh scripts/test-deps.sh
 	@sh tests/run_all.sh $(BUILD) "$(TEST_BIN)" "$(GPU_TEST_BIN)"
 
 run: $(BUILD)/megartp

@@ -151,6 +151,41 @@ mrt_plan_info mrt_plan_get_info(const mrt_plan *p);
 /* Human table (json = 0) or one JSON object (json = 1). */
 mrt_status mrt_plan_print(const mrt_plan *p, FILE *f, int json);
 
+/* ---- traces ------------------------------------------------------------------------ */
+
+/* A trace of one step: per task, its worker track and phase stamps (us from the step's
+ * start). Executors fill it; megartp writes Chrome trace-event JSON (Perfetto,
+ * chrome://tracing) and a self-contained HTML timeline, with the metrics below. */
+typedef struct mrt_trace mrt_trace;
+
+typedef enum mrt_phase {
+    MRT_PH_VISIBLE,   /* the instruction is decoded and visible to its roles */
+    MRT_PH_WEIGHTS,   /* weight loads issued */
+    MRT_PH_INPUT,     /* its waits are met: main input ready */
+    MRT_PH_COMPUTED,  /* compute done */
+    MRT_PH_PUBLISHED, /* outputs published (events signalled) */
+    MRT_PH_COUNT
+} mrt_phase;
+
+typedef struct mrt_trace_metrics {
+    double span_us;         /* first stamp to last */
+    double active_ratio;    /* busy time of all tracks / (span x tracks) */
+    double gap_median_us;   /* gaps between ops' intervals (no op running anywhere) */
+    double gap_total_us, gap_pct;
+    int critical_len;       /* tasks on the critical path through the events */
+    double critical_us;     /* its length */
+} mrt_trace_metrics;
+
+mrt_trace *mrt_trace_new(mrt_plan *p, const char *executor);
+void mrt_trace_free(mrt_trace *t);
+/* Records task `task` on track `track` with its MRT_PH_COUNT stamps. */
+void mrt_trace_add(mrt_trace *t, int task, int track, const double *stamps);
+mrt_trace_metrics mrt_trace_get_metrics(const mrt_trace *t);
+/* Prints the metrics, per-op timings and the critical path for people. */
+void mrt_trace_print(const mrt_trace *t, FILE *f);
+mrt_status mrt_trace_write_json(const mrt_trace *t, FILE *f);
+mrt_status mrt_trace_write_html(const mrt_trace *t, FILE *f);
+
 /* ---- executors --------------------------------------------------------------------- */
 
 typedef struct mrt_cpu_opts {
@@ -158,6 +193,7 @@ typedef struct mrt_cpu_opts {
     int threads;     /* 0: one thread, seeded random interleaving, race detection on;
                         N > 0: the queues on N real threads (no race detection) */
     int check_races; /* with threads == 0: track every region and reject unprotected reads */
+    mrt_trace *trace; /* NULL, or filled with each task's interval on its worker's track */
 } mrt_cpu_opts;
 
 mrt_cpu_opts mrt_cpu_opts_default(void);

@@ -21,7 +21,7 @@
 #include "ops.h"
 
 mrt_cpu_opts mrt_cpu_opts_default(void) {
-    mrt_cpu_opts o = {.seed = 1, .threads = 0, .check_races = 1};
+    mrt_cpu_opts o = {.seed = 1, .threads = 0, .check_races = 1, .trace = NULL};
     return o;
 }
 
@@ -47,6 +47,8 @@ typedef struct exec {
     int *log_n, *log_cap;
     /* counters */
     _Atomic uint32_t *events, *tickets;
+    mrt_trace *trace; /* single-threaded runs only */
+    double t0;
 } exec;
 
 static void bits_or(uint64_t *dst, const uint64_t *src, int words) {
@@ -197,8 +199,10 @@ static void signal(exec *x, const mrt_instr *in, bool finalizer_pubs) {
 
 /* Runs the instruction (its waits are met). With tracking: computes its happens-before
  * set, checks its reads, logs its writes and propagates clocks through its signals. */
-static mrt_status step(exec *x, const mrt_instr *in, bool track) {
+static mrt_status step(exec *x, const mrt_instr *in, bool track, int worker) {
     int task = (int)in->task;
+    double st_us[MRT_PH_COUNT];
+    if (x->trace) st_us[MRT_PH_VISIBLE] = st_us[MRT_PH_WEIGHTS] = st_us[MRT_PH_INPUT] = mrt_now_us() - x->t0;
     uint64_t *hb = track ? x->hb + (size_t)task * x->words : NULL;
     mrt_status st;
     if (track) {
@@ -207,6 +211,7 @@ static mrt_status step(exec *x, const mrt_instr *in, bool track) {
         if ((st = check_reads(x, task))) return st;
     }
     run_tile(x, in, MRT_PHASE_MAIN);
+    if (x->trace) st_us[MRT_PH_COMPUTED] = st_us[MRT_PH_PUBLISHED] = mrt_now_us() - x->t0;
     if (track) {
         bit_set(hb, task);
         if ((st = log_writes(x, task, task, false))) return st;
@@ -217,13 +222,20 @@ static mrt_status step(exec *x, const mrt_instr *in, bool track) {
     signal(x, in, false);
     if (in->group == MRT_NO_GROUP) {
         run_tile(x, in, MRT_PHASE_FINAL);
+        if (x->trace) {
+            st_us[MRT_PH_PUBLISHED] = mrt_now_us() - x->t0;
+            mrt_trace_add(x->trace, task, worker, st_us);
+        }
         if (track && (st = log_writes(x, task, task, true))) return st;
         return MRT_OK;
     }
     uint32_t g = mrt_group_id(in->group);
     if (track) bits_or(x->grp_clock + (size_t)g * x->words, hb, x->words);
     uint32_t t = atomic_fetch_add_explicit(&x->tickets[g], 1, memory_order_acq_rel) + 1;
-    if (t != mrt_group_members(in->group)) return MRT_OK;
+    if (t != mrt_group_members(in->group)) {
+        if (x->trace) mrt_trace_add(x->trace, task, worker, st_us);
+        return MRT_OK;
+    }
     /* the finalizer: the ticket's acquire orders every member's partial before it */
     if (track) bits_or(hb, x->grp_clock + (size_t)g * x->words, x->words);
     run_tile(x, in, MRT_PHASE_FINAL);
@@ -234,6 +246,10 @@ static mrt_status step(exec *x, const mrt_instr *in, bool track) {
                 bits_or(x->ev_clock + (size_t)in->signals[j].event * x->words, hb, x->words);
     }
     signal(x, in, true);
+    if (x->trace) {
+        st_us[MRT_PH_PUBLISHED] = mrt_now_us() - x->t0;
+        mrt_trace_add(x->trace, task, worker, st_us);
+    }
     return MRT_OK;
 }
 
@@ -287,7 +303,7 @@ static mrt_status run_interleaved(exec *x, uint64_t seed, bool track) {
             break;
         }
         int w = cand[rng_next(&rng) % (uint64_t)n];
-        st = step(x, &x->ins[w * p->max_len + head[w]++], track);
+        st = step(x, &x->ins[w * p->max_len + head[w]++], track, w);
         done++;
     }
     free(head);
@@ -319,7 +335,7 @@ static int thread_main(void *arg) {
                 const mrt_instr *in = &x->ins[w * p->max_len + heads[q]];
                 if (in->opcode != MRT_OPC_NOOP) {
                     if (!ready(x, in)) break;
-                    step(x, in, false);
+                    step(x, in, false, w);
                 }
                 heads[q]++;
                 progress = true;
@@ -417,7 +433,10 @@ mrt_status mrt_cpu_run(mrt_plan *p, void *const *buffers, const mrt_cpu_opts *o)
             st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "cpu executor: out of memory for race tracking");
     }
     mrt_e4m3_lut_init();
+    x.trace = opt.threads == 0 ? opt.trace : NULL;
+    x.t0 = mrt_now_us();
     if (!st) st = bind(&x, buffers);
+    x.t0 = mrt_now_us();
     if (!st) st = opt.threads > 0 ? run_threads(&x, opt.threads) : run_interleaved(&x, opt.seed, track);
     exec_free(&x);
     return st;

@@ -1,0 +1,192 @@
+/* Traces (issue [G]): a CPU-executor trace of a GLM-5 prefix step is written as Chrome
+ * trace-event JSON that parses (a small JSON parser below), carries one slice per task and
+ * the metrics; the HTML timeline renders every slice in headless Chromium (the test reads
+ * the rendered DOM and takes a screenshot, trace.png beside the test binary). */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glm5_check.h"
+#include "internal.h"
+#include "testing.h"
+
+/* ---- a minimal JSON parser: true if the text is one valid JSON value ------------------- */
+
+typedef struct jp {
+    const char *s;
+    int slices; /* objects with "ph": "X" */
+} jp;
+
+static void ws(jp *j) {
+    while (isspace((unsigned char)*j->s)) j->s++;
+}
+static bool value(jp *j);
+static bool string(jp *j) {
+    if (*j->s != '"') return false;
+    for (j->s++; *j->s && *j->s != '"'; j->s++)
+        if (*j->s == '\\' && !*++j->s) return false;
+    if (*j->s != '"') return false;
+    j->s++;
+    return true;
+}
+static bool number(jp *j) {
+    char *end;
+    strtod(j->s, &end);
+    if (end == j->s) return false;
+    j->s = end;
+    return true;
+}
+static bool object(jp *j) {
+    j->s++;
+    ws(j);
+    if (*j->s == '}') return j->s++, true;
+    for (;;) {
+        ws(j);
+        bool ph = !strncmp(j->s, "\"ph\"", 4);
+        if (!string(j)) return false;
+        ws(j);
+        if (*j->s++ != ':') return false;
+        ws(j);
+        if (ph && !strncmp(j->s, "\"X\"", 3)) j->slices++;
+        if (!value(j)) return false;
+        ws(j);
+        if (*j->s == ',') {
+            j->s++;
+            continue;
+        }
+        if (*j->s == '}') return j->s++, true;
+        return false;
+    }
+}
+static bool array(jp *j) {
+    j->s++;
+    ws(j);
+    if (*j->s == ']') return j->s++, true;
+    for (;;) {
+        ws(j);
+        if (!value(j)) return false;
+        ws(j);
+        if (*j->s == ',') {
+            j->s++;
+            continue;
+        }
+        if (*j->s == ']') return j->s++, true;
+        return false;
+    }
+}
+static bool value(jp *j) {
+    ws(j);
+    switch (*j->s) {
+    case '{': return object(j);
+    case '[': return array(j);
+    case '"': return string(j);
+    case 't': return !strncmp(j->s, "true", 4) ? (j->s += 4, true) : false;
+    case 'f': return !strncmp(j->s, "false", 5) ? (j->s += 5, true) : false;
+    case 'n': return !strncmp(j->s, "null", 4) ? (j->s += 4, true) : false;
+    default: return number(j);
+    }
+}
+
+static char *slurp(FILE *f) {
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) n = 0;
+    if (b) b[n] = 0;
+    return b;
+}
+
+int main(int argc, char **argv) {
+    (void)argc;
+    char dir[512] = ".", html[600], png[600];
+    const char *slash = strrchr(argv[0], '/');
+    if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - argv[0]), argv[0]);
+    snprintf(html, sizeof html, "%s/trace.html", dir);
+    snprintf(png, sizeof png, "%s/trace.png", dir);
+    mrt_context *ctx = mrt_context_new();
+    glm5_config c = glm5_config_glm5();
+    glm5_shape s = {4, 2, 300};
+    mrt_graph *g = NULL;
+    mrt_plan *p = NULL;
+    glm5_host h = {0};
+    mrt_plan_opts o = mrt_plan_opts_default();
+    o.tiling = MRT_TILING_SEED;
+    o.workers = 148;
+    mrt_status st = glm5_prefix_graph(ctx, &c, &s, &g);
+    if (!st) st = mrt_plan_build(g, &o, &p);
+    if (!st) st = glm5_host_random(ctx, &c, &s, 3, &h);
+    mrt_trace *tr = st ? NULL : mrt_trace_new(p, "cpu");
+    if (!CHECK(st == MRT_OK && tr, "set-up: %s", mrt_last_error(ctx))) TEST_MAIN_END();
+    void *bufs[MRT_MAX_TENSORS] = {0};
+    glm5_bind(g, &h, bufs);
+    mrt_cpu_opts co = mrt_cpu_opts_default();
+    co.trace = tr;
+    CHECK(mrt_cpu_run(p, bufs, &co) == MRT_OK, "traced run: %s", mrt_last_error(ctx));
+    mrt_trace_metrics m = mrt_trace_get_metrics(tr);
+    mrt_trace_print(tr, stdout);
+    CHECK(m.span_us > 0, "span %.3f us", m.span_us);
+    /* one task at a time on the CPU: the active ratio is about 1 / tracks */
+    CHECK(m.active_ratio > 0 && m.active_ratio <= 1.0, "active ratio %.4f", m.active_ratio);
+    /* the critical path runs from an A0 row through B0, D1 to the last E1 chunk at least */
+    CHECK(m.critical_len >= 4, "critical path of %d tasks", m.critical_len);
+    CHECK(m.gap_total_us >= 0 && m.gap_pct <= 100, "gaps %.3f us (%.2f%%)", m.gap_total_us, m.gap_pct);
+
+    FILE *f = tmpfile();
+    CHECK(f && mrt_trace_write_json(tr, f) == MRT_OK, "JSON written");
+    char *json = f ? slurp(f) : NULL;
+    if (f) fclose(f);
+    jp j = {json ? json : "", 0};
+    bool ok = json && value(&j);
+    ws(&j);
+    CHECK(ok && *j.s == 0, "the trace JSON parses (stopped at offset %ld)", json ? (long)(j.s - json) : -1L);
+    CHECK(j.slices == p->n_tasks, "%d slices, one per task (%d)", j.slices, p->n_tasks);
+    CHECK(json && strstr(json, "\"active_ratio\"") && strstr(json, "\"critical_len\"") && strstr(json, "\"traceEvents\""),
+          "the JSON keeps the metrics");
+    free(json);
+
+    /* the HTML timeline, rendered by headless Chromium */
+    f = fopen(html, "w");
+    CHECK(f && mrt_trace_write_html(tr, f) == MRT_OK, "HTML written to %s", html);
+    if (f) fclose(f);
+    char cmd[4096];
+    const char *flags = "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+                        "--disable-background-networking --disable-component-update --disable-sync "
+                        "--user-data-dir=/tmp/mrt-chromium-profile";
+    snprintf(cmd, sizeof cmd, "chromium %s --dump-dom \"file://$(realpath %s)\" 2>/dev/null", flags, html);
+    FILE *pp = popen(cmd, "r"); /* a pipe cannot seek: read it in a loop */
+    size_t cap = 1 << 22, n = 0;
+    char *dom = malloc(cap);
+    while (dom && pp && n + 1 < cap) {
+        size_t k = fread(dom + n, 1, cap - 1 - n, pp);
+        if (!k) break;
+        n += k;
+    }
+    if (dom) dom[n] = 0;
+    if (pp) pclose(pp);
+    char want[64];
+    snprintf(want, sizeof want, "data-rendered=\"%d\"", p->n_tasks);
+    CHECK(dom && strstr(dom, want), "Chromium rendered all %d slices (is the Debian chromium package installed?)",
+          p->n_tasks);
+    free(dom);
+    snprintf(cmd, sizeof cmd, "rm -f %s; chromium %s --screenshot=%s --window-size=1280,1000 \"file://$(realpath %s)\" "
+                              ">/dev/null 2>&1", png, flags, png, html);
+    int rc = system(cmd);
+    FILE *img = fopen(png, "rb");
+    long size = 0;
+    if (img) {
+        fseek(img, 0, SEEK_END);
+        size = ftell(img);
+        fclose(img);
+    }
+    CHECK(rc == 0 && size > 10000, "screenshot %s: %ld bytes (chromium exit %d)", png, size, rc);
+    printf("timeline: %s, screenshot: %s (%ld bytes)\n", html, png, size);
+
+    mrt_trace_free(tr);
+    glm5_host_free(&h);
+    mrt_plan_free(p);
+    mrt_graph_free(g);
+    mrt_context_free(ctx);
+    TEST_MAIN_END();
+}
