@@ -1,18 +1,29 @@
 #!/bin/bash
-# One device run for the serial executor: build, GPU tests, memcheck, step benchmark.
+# One device run for the prefix on the GPU: build, GPU tests, compute-sanitizer, benchmarks.
+# Logs go to $OUT (the device tool's return folder) or /tmp/out. Every step has a timeout.
 set -u
 cd "$(dirname "$0")/.."
 O=${OUT:-/tmp/out}; mkdir -p "$O"
 export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$O/device.txt"
+git log -1 --format=%H > "$O/commit.txt" 2>/dev/null
 t0=$SECONDS
 make -j16 all > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
 echo "build $((SECONDS - t0)) s"
-for t in test_serial test_index_ops; do
-    timeout 200 build/tests/gpu/$t > "$O/$t.log" 2>&1; echo "$t rc=$? $(tail -1 "$O/$t.log")"
+{
+for t in test_serial test_index_ops test_gemm_fp8 test_gemm_bf16; do
+    args=""; case $t in test_gemm_*) args="--quick";; esac
+    timeout 200 build/tests/gpu/$t $args > "$O/$t.log" 2>&1; echo "$t rc=$? $(tail -1 "$O/$t.log")"
 done
-timeout 150 compute-sanitizer --tool memcheck build/tests/gpu/test_serial --quick > "$O/memcheck.log" 2>&1
-echo "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
-timeout 120 build/megartp bench glm5-prefix --m 16 --batch 2 --kv 8192 > "$O/bench.log" 2>&1; echo "bench rc=$?"
-cat "$O/bench.log"
-grep -E "FAIL|rel err|pass" "$O/test_serial.log" | head -40
+timeout 120 compute-sanitizer --tool memcheck build/tests/gpu/test_serial --quick > "$O/sanitize.log" 2>&1
+echo "memcheck serial+cmp rc=$? $(grep -E 'ERROR SUMMARY' "$O/sanitize.log" | tail -1)"
+timeout 150 compute-sanitizer --tool racecheck build/tests/gpu/test_serial --quick >> "$O/sanitize.log" 2>&1
+echo "racecheck serial+cmp rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/sanitize.log" | tail -1)"
+timeout 60 compute-sanitizer --tool racecheck build/tests/gpu/test_index_ops --tiny >> "$O/sanitize.log" 2>&1
+echo "racecheck index ops rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/sanitize.log" | tail -1)"
+timeout 120 build/megartp bench glm5-prefix --m 16 --batch 2 --kv 8192 > "$O/bench.md" 2>&1; echo "bench rc=$?"
+if build/megartp help | grep -q "bench pdl"; then
+    timeout 150 build/megartp bench pdl > "$O/pdl.md" 2>&1; echo "bench pdl rc=$?"
+fi
+} 2>&1 | tee "$O/summary.txt"
+cat "$O/bench.md"

@@ -15,6 +15,7 @@
 static const char *usage =
     "usage: megartp <command> glm5-prefix [options]\n"
     "       megartp bench gemm [--m LIST]\n"
+    "       megartp bench pdl [--m LIST]\n"
     "\n"
     "commands:\n"
     "  plan     build the plan and print it (tiles, events, queues, build time)\n"
@@ -22,7 +23,15 @@ static const char *usage =
     "           naive reference (--backend cpu)\n"
     "  bench    (needs a GPU) glm5-prefix: the step of each executor in --modes with weights\n"
     "           and caches rotating through --copies layer copies, per op and per step, beside\n"
-    "           the same-bytes read kernel; gemm: every GLM-5 GEMM shape against cuBLASLt\n"
+    "           the same-bytes read kernel; gemm: every GLM-5 GEMM shape against cuBLASLt;\n"
+    "           pdl: the PDL experiment, A0 -> FP8 GEMM (B0, and B1 as the negative case)\n"
+    "           with the consumer's wait at entry / after the prologue / only before the\n"
+    "           activation loads (weights prefetched), PDL off vs on: producer-start ->\n"
+    "           consumer-end span, after checking PDL-on bytes = PDL-off bytes\n"
+    "  trace    run one step with stamps and write a Chrome trace (-o FILE.json, opens in\n"
+    "           Perfetto) and an HTML timeline (--html FILE.html); prints span, active ratio,\n"
+    "           gaps, per-op times and the critical path (--backend cpu; the GPU executors'\n"
+    "           in-kernel stamps are not built yet)\n"
     "  help     this text\n"
     "\n"
     "shape:\n"
@@ -42,6 +51,9 @@ static const char *usage =
     "                   consumer waits for its whole producer)\n"
     "  --fuse-events    merge events whose producers are the same tasks (Mirage's fusion)\n"
     "  --json           print one JSON object instead of the table\n"
+    "trace:\n"
+    "  -o FILE          Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+    "  --html FILE      self-contained HTML timeline (wheel zooms, drag pans)\n"
     "run:\n"
     "  --backend B      cpu (default)\n"
     "  --seed S         seed of the random weights, inputs and cache history (default 1)\n"
@@ -54,10 +66,11 @@ static const char *usage =
     "  --reps N         replays per figure (default 200)\n"
     "  --copies N       weight and cache copies to rotate through (default 6, at least 6\n"
     "                   keeps every replay out of the 60 MB L2)\n"
-    "  --m LIST         bench gemm: token counts, e.g. 1,16,64 (default 1,16,64,128,256)\n";
+    "  --m LIST         bench gemm: token counts, e.g. 1,16,64 (default 1,16,64,128,256);\n"
+    "                   bench pdl: likewise (default 16,32,64,128,256)\n";
 
 typedef struct cli {
-    const char *cmd, *model, *backend, *modes, *m_list;
+    const char *cmd, *model, *backend, *modes, *m_list, *json_out, *html_out;
     int reps, copies;
     glm5_shape shape;
     mrt_plan_opts plan;
@@ -89,12 +102,14 @@ static int parse(int argc, char **argv, cli *c) {
     if (argc < 2) return -1;
     c->cmd = argv[1];
     if (!strcmp(c->cmd, "help") || !strcmp(c->cmd, "--help") || !strcmp(c->cmd, "-h")) return 1;
-    bool gemm = !strcmp(c->cmd, "bench") && argc >= 3 && !strcmp(argv[2], "gemm");
+    bool pdl = !strcmp(c->cmd, "bench") && argc >= 3 && !strcmp(argv[2], "pdl");
+    bool gemm = (!strcmp(c->cmd, "bench") && argc >= 3 && !strcmp(argv[2], "gemm")) || pdl; /* --m is a list */
     if (argc < 3 || (strcmp(argv[2], "glm5-prefix") && !gemm)) {
-        fprintf(stderr, "megartp: %s needs a workload: glm5-prefix%s\n", c->cmd, strcmp(c->cmd, "bench") ? "" : " or gemm");
+        fprintf(stderr, "megartp: %s needs a workload: glm5-prefix%s\n", c->cmd,
+                strcmp(c->cmd, "bench") ? "" : ", gemm or pdl");
         return -1;
     }
-    c->backend = gemm ? "gemm" : c->backend;
+    c->backend = pdl ? "pdl" : gemm ? "gemm" : c->backend;
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int r = 0;
@@ -157,6 +172,11 @@ static int parse(int argc, char **argv, cli *c) {
         } else if (!strcmp(a, "--backend")) {
             if (!v) r = -1;
             c->backend = v, i++;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--html")) {
+            if (!v) r = -1;
+            if (!strcmp(a, "-o")) c->json_out = v;
+            else c->html_out = v;
+            i++;
         } else if (!strcmp(a, "--fuse-events")) c->plan.fuse_events = 1;
         else if (!strcmp(a, "--json")) c->json = 1;
         else {
@@ -237,13 +257,14 @@ static int cmd_bench(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
         fprintf(stderr, "megartp bench: needs a GPU: %s\n", why);
         return 1;
     }
-    if (!strcmp(c->backend, "gemm")) {
+    if (!strcmp(c->backend, "gemm") || !strcmp(c->backend, "pdl")) {
         int ms[16], n = 0;
         for (const char *s = c->m_list; s && *s && n < 16;) {
             ms[n++] = atoi(s);
             s = strchr(s, ',');
             s = s ? s + 1 : NULL;
         }
+        if (!strcmp(c->backend, "pdl")) return mrt_bench_pdl(n ? ms : NULL, n, stdout) ? 1 : 0;
         return mrt_bench_gemm(n ? ms : NULL, n, stdout) ? 1 : 0;
     }
     mrt_graph *g = NULL;
@@ -259,6 +280,55 @@ static int cmd_bench(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
                c->shape.batch, c->shape.kv, c->modes, c->reps, c->copies);
         rc = mrt_bench_prefix(p, &h, c->copies, c->reps, c->modes, stdout) ? 1 : 0;
     }
+    glm5_host_free(&h);
+    mrt_plan_free(p);
+    mrt_graph_free(g);
+    return rc;
+}
+
+static int cmd_trace(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
+    if (strcmp(c->backend, "cpu")) {
+        fprintf(stderr, "megartp trace: backend \"%s\" cannot be traced yet (cpu); the GPU executors' in-kernel "
+                        "stamps are issue [G]'s next step\n", c->backend);
+        return 2;
+    }
+    if (!c->json_out && !c->html_out) {
+        fprintf(stderr, "megartp trace: give -o FILE.json and/or --html FILE.html\n");
+        return 2;
+    }
+    mrt_graph *g = NULL;
+    mrt_plan *p = NULL;
+    glm5_host h = {0};
+    mrt_trace *tr = NULL;
+    int rc = 1;
+    mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
+    if (!s) s = mrt_plan_build(g, &c->plan, &p);
+    if (!s) s = glm5_host_random(ctx, cfg, &c->shape, c->seed, &h);
+    if (!s && !(tr = mrt_trace_new(p, c->backend))) s = MRT_ERR_NOMEM;
+    if (!s) {
+        void *bufs[MRT_MAX_TENSORS] = {0};
+        glm5_bind(g, &h, bufs);
+        mrt_cpu_opts o = mrt_cpu_opts_default();
+        o.seed = c->seed, o.trace = tr;
+        s = mrt_cpu_run(p, bufs, &o);
+    }
+    if (s) fprintf(stderr, "megartp trace: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
+    else {
+        mrt_trace_print(tr, stdout);
+        rc = 0;
+        const char *paths[2] = {c->json_out, c->html_out};
+        for (int k = 0; k < 2; k++) {
+            if (!paths[k]) continue;
+            FILE *f = fopen(paths[k], "w");
+            if (!f || (k ? mrt_trace_write_html(tr, f) : mrt_trace_write_json(tr, f))) {
+                fprintf(stderr, "megartp trace: cannot write %s\n", paths[k]);
+                rc = 1;
+            } else
+                printf("wrote %s\n", paths[k]);
+            if (f) fclose(f);
+        }
+    }
+    mrt_trace_free(tr);
     glm5_host_free(&h);
     mrt_plan_free(p);
     mrt_graph_free(g);
@@ -303,6 +373,7 @@ int main(int argc, char **argv) {
     if (!strcmp(c.cmd, "plan")) rc = cmd_plan(&c, ctx, &cfg);
     else if (!strcmp(c.cmd, "run")) rc = cmd_run(&c, ctx, &cfg);
     else if (!strcmp(c.cmd, "bench")) rc = cmd_bench(&c, ctx, &cfg);
+    else if (!strcmp(c.cmd, "trace")) rc = cmd_trace(&c, ctx, &cfg);
     else {
         fprintf(stderr, "megartp: unknown command \"%s\"\n%s", c.cmd, usage);
         rc = 2;

@@ -25,6 +25,14 @@ void mrt_gpu_set_producer_delay(mrt_gpu_exec *x, unsigned ns);
  * every copy. Prints a markdown table to out; returns 0 or -1 (message on out). */
 int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, const char *modes, FILE *out);
 
+/* `megartp bench pdl`: the PDL experiment (src/cuda/bench_pdl.cu). Producer A0 (add + RMSNorm
+ * + quant, hidden 6144) -> consumer FP8 GEMM B0 (6144 -> 2624; and B1, 6144 -> 128, the
+ * negative case) in three wait placements (entry, prologue, prefetch), each with PDL off and
+ * on, at each M of ms (NULL / 0: 16,32,64,128,256). Checks PDL-on bytes = PDL-off bytes, then
+ * prints a markdown table of the producer-start -> consumer-end span (%globaltimer, median of
+ * the pairs of a CUDA graph, rotating weights). Returns 0, or -1 with a message on out. */
+int mrt_bench_pdl(const int *ms, int n_ms, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@
  * on one stream; the median (and p10/p90) of those. Also the amortized per-launch time of a
  * CUDA graph of the same 200 launches, without and with PDL (programmatic edges), which
  * hides launch gaps the way the cmp executor will. */
+#include "bench_fill.cuh"
 #include <cublasLt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,30 +25,6 @@
 
 /* ---- fill and read kernels ------------------------------------------------------------ */
 
-static __device__ __forceinline__ uint64_t bench_hash(uint64_t x) {
-    x ^= x >> 33, x *= 0xff51afd7ed558ccdull, x ^= x >> 33, x *= 0xc4ceb9fe1a85ec53ull, x ^= x >> 33;
-    return x;
-}
-/* kind 0: e4m3 codes (never NaN); 1: bf16 in [-1, 1); 2: fp32 scales in [1e-3, 1e-2) */
-__global__ void bench_fill(uint8_t *p, size_t n, uint64_t seed, int kind) {
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x, stride = (size_t)gridDim.x * blockDim.x;
-    if (kind == 0) {
-        for (; i < n; i += stride) {
-            uint8_t b = (uint8_t)bench_hash(seed + i);
-            if ((b & 0x7F) == 0x7F) b ^= 1;
-            p[i] = b;
-        }
-    } else if (kind == 1) {
-        uint16_t *q = (uint16_t *)p;
-        for (; i < n / 2; i += stride) {
-            float f = (float)(bench_hash(seed + i) >> 40) * (2.0f / 16777216.0f) - 1.0f;
-            q[i] = (uint16_t)(__float_as_uint(f) >> 16);
-        }
-    } else {
-        float *q = (float *)p;
-        for (; i < n / 4; i += stride) q[i] = 1e-3f + 9e-3f * (float)(bench_hash(seed + i) >> 40) / 16777216.0f;
-    }
-}
 
 /* Reads `bytes` (a multiple of 16) with 1D bulk copies (cp.async.bulk) into 4 x 32 KiB
  * shared-memory stages, one issuing thread per CTA, one CTA per SM: the streaming rate a
@@ -171,14 +148,14 @@ static int bench_alloc(bench_bufs &b, const bench_shape &s, int M, size_t ws_byt
     if (cudaMalloc((void **)&b.w, wall) != cudaSuccess || cudaMalloc((void **)&b.x, xbytes) != cudaSuccess ||
         cudaMalloc((void **)&b.out, obytes * 2) != cudaSuccess || cudaMalloc((void **)&b.one, 16) != cudaSuccess)
         return -1;
-    bench_fill<<<1024, 256>>>(b.w, wall, 1234, s.kind == 0 ? 0 : 1);
-    bench_fill<<<256, 256>>>(b.x, xbytes, 99, s.kind == 0 ? 0 : 1);
+    mrt_bench_fill<<<1024, 256>>>(b.w, wall, 1234, s.kind == 0 ? 0 : 1);
+    mrt_bench_fill<<<256, 256>>>(b.x, xbytes, 99, s.kind == 0 ? 0 : 1);
     if (s.kind == 0) {
         if (cudaMalloc((void **)&b.sw, b.swbytes * b.copies) != cudaSuccess ||
             cudaMalloc((void **)&b.sx, (size_t)M * nkb * 4) != cudaSuccess)
             return -1;
-        bench_fill<<<256, 256>>>((uint8_t *)b.sw, b.swbytes * b.copies, 5, 2);
-        bench_fill<<<64, 256>>>((uint8_t *)b.sx, (size_t)M * nkb * 4, 6, 2);
+        mrt_bench_fill<<<256, 256>>>((uint8_t *)b.sw, b.swbytes * b.copies, 5, 2);
+        mrt_bench_fill<<<64, 256>>>((uint8_t *)b.sx, (size_t)M * nkb * 4, 6, 2);
     }
     float one = 1.0f;
     cudaMemcpy(b.one, &one, 4, cudaMemcpyHostToDevice);

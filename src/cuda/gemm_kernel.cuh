@@ -18,6 +18,10 @@ __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
     (void)tw, (void)tx, (void)a, (void)epi;
     __trap();
 #else
+    /* placement of the producer wait (gemm_core.cuh): LOADER for every executor's kernel;
+     * ENTRY / PROLOGUE only in the PDL experiment's variants */
+    constexpr int PLACE = mrt_wait_place<Wait>::value;
+    if constexpr (PLACE == MRT_WAIT_PLACE_ENTRY) asm volatile("griddepcontrol.wait;" ::: "memory");
     extern __shared__ uint8_t mrt_smem_raw[];
     typedef mrt_gemm_layout<KIND, TN> L;
     /* controller: tile of this CTA, 1024-aligned shared memory (128B-swizzle atoms), barriers */
@@ -40,17 +44,23 @@ __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
         mrt_gemm_controller_init<KIND>(bars, a.stages, cl ? a.split : 0);
         for (int i = 0; i < 4; i++) pr.set(i, 0);
     }
+    if constexpr (PLACE == MRT_WAIT_PLACE_PROLOGUE)
+        if (threadIdx.x == 32) mrt_tma_prefetch_desc(&tw), mrt_tma_prefetch_desc(&tx);
     __syncthreads();
     /* Clustered: every thread arrives now and waits (below) before its first remote access or
      * its exit, so no peer touches this CTA's barriers before they exist. */
     if (cl) mrt_cluster_arrive();
+    if constexpr (PLACE == MRT_WAIT_PLACE_PROLOGUE) wait(lane); /* every thread, after the prologue */
 
     if (warp == 0) {
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
     } else if (warp == 1) {
-        mrt_gemm_aload<KIND, TN>(t, a, &tx, base, sxs, bars, pr, wait, lane);
+        if constexpr (PLACE == MRT_WAIT_PLACE_LOADER)
+            mrt_gemm_aload<KIND, TN>(t, a, &tx, base, sxs, bars, pr, wait, lane);
+        else
+            mrt_gemm_load_unified<KIND, TN>(t, a, &tw, &tx, base, sxs, sws, bars, pr, wait, lane);
     } else if (warp == 2) {
-        mrt_gemm_wload<KIND, TN>(t, a, &tw, base, sws, bars, pr, lane);
+        if constexpr (PLACE == MRT_WAIT_PLACE_LOADER) mrt_gemm_wload<KIND, TN>(t, a, &tw, base, sws, bars, pr, lane);
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         if constexpr (KIND == MRT_GEMM_FP8)

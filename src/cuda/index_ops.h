@@ -28,16 +28,22 @@ extern "C" {
  * q8i 16-byte aligned. Entries of block_table and pos are not checked here (they are device
  * data): the plan checks them on the host (mrt_check_step_inputs).
  * Accumulation: e4m3 values are converted exactly to f16 and multiplied on tensor cores
- * (mma.sync m16n8k16, products exact, f32 accumulation); the head sum and ks in fp32. */
+ * (mma.sync m16n8k16, products exact, f32 accumulation); the head sum and ks in fp32.
+ * Measured on the H200: rel err ~6e-8 against fp64. Choose chunk so that there are about two
+ * tiles per SM (batch * kv / chunk ~ 2 x 132): at M = 16, batch 2, kv 8192 chunk 64 takes 7.0 us
+ * a kernel in a CUDA graph, chunk 256 (the plan's default_cfg) 13.2 us. */
 int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache, const int *pos,
                          const int *block_table, float *logits, int M, int batch, int kv, int heads, int dim,
                          int block_tokens, int chunk, void *stream, char *why, size_t n);
 
 /* Variants of E1 for benchmarks and tests; variant 0 is mrt_gpu_index_logits.
- * variant 1: e4m3 operands straight into mma.sync m16n8k32 (half the tensor instructions) —
- *   faster, but Hopper's FP8 MMA keeps only ~13 mantissa bits in its accumulator ("FP22",
- *   see the DeepSeek-V3 report and SageAttention2), so it misses the 1e-5 contract of E1
- *   (expect ~1e-4). Not for production use. */
+ *  1: e4m3 operands straight into mma.sync m16n8k32. Hopper's FP8 *wgmma* is known to keep only
+ *     ~13 mantissa bits in its accumulator; with mma.sync on the H200 (2026-11-29) this variant
+ *     measured the same error as variant 0 (~6e-8) and was no faster, so it is kept only to measure.
+ *  2: variant 0 with the mmas issued step-major (NT independent accumulator chains in flight);
+ *  3: variant 2 with K split over two accumulators per n-tile (2 NT chains of half length).
+ *  Variants 2 and 3 target the per-warp serialization seen in variant 0's timings; they were
+ *  checked only in the CPU emulation of the tile code, not yet on a GPU (tests/gpu checks them). */
 int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, const void *idx_cache,
                                  const int *pos, const int *block_table, float *logits, int M, int batch, int kv,
                                  int heads, int dim, int block_tokens, int chunk, void *stream, char *why,
@@ -46,10 +52,15 @@ int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, 
 /* F1. For each row r of logits [M, kv] f32: the k largest finite logits (-inf, +inf, NaN
  * excluded) as indices j, sorted by (value descending, index ascending; -0.0 == +0.0),
  * written to out[r * k + i]; -1 pads the row when it has fewer than k finite values.
- * One CTA (1024 threads) per row. Limits (checked): 1 <= k <= 4096, kv >= 1, M >= 1. */
+ * One CTA (1024 threads) per row. Limits (checked): 1 <= k <= 4096, kv >= 1, M >= 1.
+ * Ties at the k-th value are resolved exactly like the CPU reference (smaller index first). */
 int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, char *why, size_t n);
 
-/* Variants of F1: 0 = mrt_gpu_topk (1024 threads a row), 1 = 512 threads a row. */
+/* Variants of F1: 0 = mrt_gpu_topk (one CTA of 1024 threads a row), 1 = one CTA of 512 threads;
+ * 2 = a thread-block cluster of 8 CTAs x 256 threads a row, 3 = a cluster of 4 x 256 (the row is
+ * split into slices that meet in the leader CTA's shared memory; kv <= 65535 x cluster size).
+ * Variants 2 and 3 spread a row over several SMs (at M = 16 variant 0 keeps 116 of 132 SMs idle);
+ * they were checked only in the CPU emulation of the tile code, not yet on a GPU. */
 int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
                          char *why, size_t n);
 

@@ -67,3 +67,8 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
     return no_gpu();
 }
 void mrt_gpu_set_producer_delay(mrt_gpu_exec *x, unsigned ns) { (void)x, (void)ns; }
+int mrt_bench_pdl(const int *ms, int n_ms, FILE *out) {
+    (void)ms, (void)n_ms;
+    fprintf(out, "bench pdl: megartp was built without CUDA (no nvcc found)\n");
+    return -1;
+}

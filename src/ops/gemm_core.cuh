@@ -251,6 +251,28 @@ struct mrt_wait_griddep {
         asm volatile("griddepcontrol.wait;" ::: "memory");
     }
 };
+/* Where a GEMM waits for its producer (the Wait functor's placement; mrt_wait_place below):
+ *   LOADER   (default, every functor above): the split loader. wload streams the weights
+ *            from the first cycle; only aload and the store wait.
+ *   ENTRY    every thread executes griddepcontrol.wait first thing in the kernel, before any
+ *            prologue; one loader (mrt_gemm_load_unified) then loads weights and activations.
+ *   PROLOGUE descriptor prefetch, mbarrier init and the CTA barrier first, then every thread
+ *            waits; the same unified loader loads both operands after the wait.
+ * ENTRY and PROLOGUE exist for the PDL experiment (`megartp bench pdl`, src/cuda/bench_pdl.cu),
+ * which compares them with LOADER; the executors use LOADER. */
+enum { MRT_WAIT_PLACE_LOADER = 0, MRT_WAIT_PLACE_ENTRY = 1, MRT_WAIT_PLACE_PROLOGUE = 2 };
+struct mrt_wait_griddep_entry : mrt_wait_griddep {};
+struct mrt_wait_griddep_prologue : mrt_wait_griddep {};
+template <class Wait> struct mrt_wait_place {
+    enum { value = MRT_WAIT_PLACE_LOADER };
+};
+template <> struct mrt_wait_place<mrt_wait_griddep_entry> {
+    enum { value = MRT_WAIT_PLACE_ENTRY };
+};
+template <> struct mrt_wait_place<mrt_wait_griddep_prologue> {
+    enum { value = MRT_WAIT_PLACE_PROLOGUE };
+};
+
 /* mega executor hook: one lane spins on a never-reset event counter until it reaches
  * `target` (threshold * epoch), acquire at gpu scope, then orders the async proxy (TMA)
  * after it. Called by a whole warp. Not exercised by the standalone kernels yet. */
@@ -499,6 +521,72 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
             mrt_mbar_wait_empty(b.empty(s), ((i / a.stages) - 1) & 1, a.diag, s, t.kb0 + i, 2);
             mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + s * L::STAGE_BYTES, b.full_w(s), i, pol);
             pr.set(0, i + 1);
+        }
+    }
+}
+
+/* ---- role: unified loader (ENTRY / PROLOGUE placements only) ----------------------- */
+
+/* One warp loads both operands and both scale sets, after its wait (DeepGEMM's single TMA
+ * loader): for the PDL experiment, where the weights must not be fetched before the wait.
+ * Same barriers, boxes and cache policies as aload + wload; the scales barrier gets both of
+ * its arrivals from here. */
+template <int KIND, int TN, class Wait>
+static __device__ __forceinline__ void mrt_gemm_load_unified(const mrt_gemm_tile &t, const mrt_gemm_args &a,
+                                                             const CUtensorMap *tw, const CUtensorMap *tx,
+                                                             uint32_t smem, float *sxs, float *sws,
+                                                             const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
+                                                             const Wait &wait, int lane) {
+    typedef mrt_gemm_kind<KIND> K_;
+    typedef mrt_gemm_layout<KIND, TN> L;
+    wait(lane); /* everything below comes after the wait, weights included */
+    const int first = t.nkb < a.stages ? t.nkb : a.stages;
+    const int col0 = t.batch * a.act_batch_col + t.kb0 * K_::KB;
+    uint64_t polw = 0, polx = 0;
+    if (lane == 0) {
+        mrt_tma_prefetch_desc(tw);
+        mrt_tma_prefetch_desc(tx);
+        polw = mrt_policy_evict_first();
+        polx = mrt_policy_evict_last();
+        for (int i = 0; i < first; i++) {
+            const uint32_t st = smem + i * L::STAGE_BYTES;
+            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, st, b.full_w(i), i, polw);
+            mrt_mbar_arrive_tx(b.full_x(i), L::X_BYTES);
+            mrt_tma_load_2d(st + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full_x(i), polx);
+            pr.set(0, i + 1);
+            pr.set(1, i + 1);
+        }
+    }
+    if (K_::SCALED) {
+        for (int kl = lane; kl < t.nkb; kl += 32) sws[kl] = __ldg(a.sw + (long long)(t.n0 / 128) * a.sw_ld + t.kb0 + kl);
+        const int total = TN * t.nkb;
+        for (int base = lane; base < total; base += 32 * 16) {
+            float v[16];
+#pragma unroll
+            for (int u = 0; u < 16; u++) {
+                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb, m = t.m0 + ml;
+                v[u] = idx < total && m < a.M ? a.sx[(long long)m * a.sx_ld + t.kb0 + kl] : 0.0f;
+            }
+#pragma unroll
+            for (int u = 0; u < 16; u++) {
+                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb;
+                if (idx < total) sxs[kl * TN + ml] = v[u];
+            }
+        }
+        __syncwarp();
+        if (lane == 0) mrt_mbar_arrive(b.scales()), mrt_mbar_arrive(b.scales());
+    }
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); /* as wload does */
+    if (lane == 0) {
+        for (int i = first; i < t.nkb; i++) {
+            const int s = i % a.stages;
+            const uint32_t st = smem + s * L::STAGE_BYTES;
+            mrt_mbar_wait_empty(b.empty(s), ((i / a.stages) - 1) & 1, a.diag, s, t.kb0 + i, 1);
+            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, st, b.full_w(s), i, polw);
+            mrt_mbar_arrive_tx(b.full_x(s), L::X_BYTES);
+            mrt_tma_load_2d(st + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full_x(s), polx);
+            pr.set(0, i + 1);
+            pr.set(1, i + 1);
         }
     }
 }

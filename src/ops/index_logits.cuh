@@ -18,8 +18,16 @@
  *  - MRT_IL_F16 (production): e4m3 -> f16 is exact (cvt.rn.f16x2.e4m3x2), mma m16n8k16 f16 with
  *    f32 accumulation: products exact, sums in (truncating) fp32. Keys are converted once per
  *    tile into shared memory; queries once per token into registers.
- *  - MRT_IL_E4M3: mma m16n8k32 e4m3 directly (half the mma instructions). Hopper's FP8 MMA
- *    accumulates in ~13 mantissa bits, so this misses E1's 1e-5 contract; kept to measure.
+ *  - MRT_IL_E4M3: mma m16n8k32 e4m3 directly (half the mma instructions). Hopper's FP8 wgmma
+ *    accumulates in ~13 mantissa bits; with mma.sync on the H200 this mode measured the same
+ *    error as f16 (~6e-8) and no speed-up (it seems to run at the f16 rate); kept to measure.
+ *
+ * Measured (H200, 2026-11-29, M = 16, batch 2, kv 8192, CUDA graph): chunk 64 7.0 us a kernel,
+ * chunk 128 7.6, chunk 256 13.2. From chunk 128 to 256 each warp does 8 more groups for +5.5 us:
+ * ~1360 cycles a group of 32 mma, i.e. the mmas of a warp run one after the other (~42 cycles
+ * each) rather than as 4 chains; ORDER 1 / 2 below try to fix that. Beyond it, the floor of this
+ * design is the mma.sync rate (~2 us for the GLM-5 case); wgmma (m64nNk16, B from shared
+ * memory) would be the next step.
  *
  * Limits (the launcher checks):
  * dim = 128, heads <= 8 * NT (NT = 4 or 8), block_tokens % 4 == 0, 16-byte aligned q8 and cache. */

@@ -19,7 +19,13 @@
  *     (descending), then each candidate's rank is its bucket's start plus the number of members
  *     of its bucket that precede it; out[rank] = index when rank < k. Buckets are small for
  *     real logits; many equal values make them large (quadratic in a bucket's size, still exact).
- * Every step is a pass over shared memory between barriers: no spin, no global atomics. */
+ * Every step is a pass over shared memory between barriers: no spin, no global atomics.
+ *
+ * Measured (H200, 2026-11-29): 17.4 us a kernel (CUDA graph) for M = 16, kv = 8192, k = 2048 on
+ * E1 logits with the single-CTA row (1024 threads; 512 threads: 21.0 us), although the work is
+ * small (one radix digit suffices, ~2150 candidates, buckets of <= 7): one SM per row is bound by
+ * its issue rate and the latency of ~13 barrier phases. The cluster variant below spreads a row
+ * over C SMs. */
 #ifndef MRT_TOPK_CUH
 #define MRT_TOPK_CUH
 

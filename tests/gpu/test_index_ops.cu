@@ -11,12 +11,16 @@
  * where the head sum cancels); identical bytes over the runs; outputs poisoned (0xFF) before
  * every run. F1 on every E1 case's logits with k = 2048, and on rows built to hurt: ties,
  * +-0, +-inf and NaN, fewer than k finite values, all equal, kv up to 131072, k in 1 .. 4096;
- * must equal the reference exactly. Then timings of the GLM-5 case (M = 16, batch 2, kv 8192).
+ * must equal the reference exactly. Every variant of both ops (index_ops.h) is checked on every
+ * case. Then timings of the GLM-5 case (M = 16, batch 2, kv 8192) for every variant and chunk,
+ * an empty kernel to calibrate the harness, and a few larger shapes.
  *
  * Build: make build/tests/gpu/test_index_ops, or self-contained:
  *   nvcc -std=c++17 -O3 -arch=sm_90a -Iinclude -Isrc -Isrc/core -Isrc/ops -Isrc/cuda -Itests \
  *        tests/gpu/test_index_ops.cu src/cuda/index_ops.cu -o test_index_ops
- * Run: test_index_ops [--quick] [--reps N]   (--quick: small cases, no timing; for sanitizers) */
+ * Run: test_index_ops [--quick | --tiny] [--reps N]
+ *   --quick: small cases, 2 runs each, no timing (compute-sanitizer memcheck);
+ *   --tiny: two E1 and two F1 cases, 1 run each (compute-sanitizer racecheck). */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdint.h>
@@ -44,7 +48,7 @@
 
 static float lut[256];
 static int g_reps = 10;
-static bool g_quick = false;
+static bool g_quick = false, g_tiny = false;
 
 struct rng {
     uint64_t s;
@@ -174,20 +178,23 @@ struct il_err {
     long mask_bad = 0;
 };
 
-/* fp64 reference of every logit, compared on the fly with out */
-static il_err il_check(const il_host &h, const float *out) {
+/* fp64 reference of every logit, computed once and compared on the fly with each of outs */
+static std::vector<il_err> il_check(const il_host &h, const std::vector<const float *> &outs) {
     const il_case &c = h.c;
-    std::vector<il_err> per(c.M);
+    const size_t V = outs.size();
+    std::vector<std::vector<il_err>> per(c.M, std::vector<il_err>(V));
     par_for(c.M, [&](long t) {
-        il_err e;
+        std::vector<il_err> &e = per[t];
         const int b = (int)t / h.n, H = c.heads;
         std::vector<double> q((size_t)H * 128);
         for (size_t i = 0; i < q.size(); i++) q[i] = lut[h.q8[(size_t)t * H * 128 + i]];
         double k[128];
         for (int j = 0; j < c.kv; j++) {
-            const float o = out[(size_t)t * c.kv + j];
             if (j > h.pos[t]) {
-                e.mask_bad += !(isinf(o) && o < 0);
+                for (size_t v = 0; v < V; v++) {
+                    const float o = outs[v][(size_t)t * c.kv + j];
+                    e[v].mask_bad += !(isinf(o) && o < 0);
+                }
                 continue;
             }
             const int blk = h.table[(size_t)b * h.bpr + j / c.bt], off = j % c.bt;
@@ -208,22 +215,26 @@ static il_err il_check(const il_host &h, const float *out) {
             }
             const double ref = acc * ks;
             cond *= ks;
-            if (!isfinite(o)) {
-                e.mask_bad++;
-                continue;
+            for (size_t v = 0; v < V; v++) {
+                const float o = outs[v][(size_t)t * c.kv + j];
+                if (!isfinite(o)) {
+                    e[v].mask_bad++;
+                    continue;
+                }
+                const double d = (double)o - ref;
+                e[v].num += d * d, e[v].den += ref * ref;
+                if (cond > 0) e[v].max_cond = std::max(e[v].max_cond, fabs(d) / cond);
+                if (ref != 0) e[v].max_pt = std::max(e[v].max_pt, fabs(d) / fabs(ref));
             }
-            const double d = (double)o - ref;
-            e.num += d * d, e.den += ref * ref;
-            if (cond > 0) e.max_cond = std::max(e.max_cond, fabs(d) / cond);
-            if (ref != 0) e.max_pt = std::max(e.max_pt, fabs(d) / fabs(ref));
         }
-        per[t] = e;
     });
-    il_err all;
-    for (auto &e : per) {
-        all.num += e.num, all.den += e.den, all.mask_bad += e.mask_bad;
-        all.max_cond = std::max(all.max_cond, e.max_cond), all.max_pt = std::max(all.max_pt, e.max_pt);
-    }
+    std::vector<il_err> all(V);
+    for (auto &pe : per)
+        for (size_t v = 0; v < V; v++) {
+            const il_err &e = pe[v];
+            all[v].num += e.num, all[v].den += e.den, all[v].mask_bad += e.mask_bad;
+            all[v].max_cond = std::max(all[v].max_cond, e.max_cond), all[v].max_pt = std::max(all[v].max_pt, e.max_pt);
+        }
     return all;
 }
 
@@ -324,11 +335,13 @@ static void topk_suite(void) {
         {4, 8192, 2048, -1 - ROW_THREE},
     };
     if (!g_quick) {
-        cases.push_back({9, 131072, 2048, ROW_COUNT}); /* not cached in shared memory */
+        cases.push_back({9, 131072, 2048, ROW_COUNT}); /* not cached in shared memory (single CTA) */
+        cases.push_back({4, 140000, 2048, ROW_COUNT}); /* not cached in shared memory (cluster of 8) */
         cases.push_back({3, 40000, 2048, ROW_COUNT});
         cases.push_back({256, 8192, 2048, -1 - ROW_GAUSS});
     } else {
         cases.resize(6);
+        if (g_tiny) cases = {{2, 8192, 2048, -1 - ROW_GAUSS}, {9, 5000, 2048, ROW_COUNT}};
     }
     int seed = 100;
     for (const tk_case &c : cases) {
@@ -341,8 +354,8 @@ static void topk_suite(void) {
         CUDA_OK(cudaMemcpy(dL, L.data(), L.size() * 4, cudaMemcpyHostToDevice));
         char name[96];
         snprintf(name, sizeof name, "topk rows %s", c.kinds < 0 ? row_name[-1 - c.kinds] : "mixed");
-        for (int v = 0; v < 2; v++) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
-        printf("topk %-12s M=%-3d kv=%-6d k=%-4d: checked (variants 0, 1; %d runs each)\n",
+        for (int v = 0; v < 4; v++) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
+        printf("topk %-12s M=%-3d kv=%-6d k=%-4d: checked (variants 0-3; %d runs each)\n",
                c.kinds < 0 ? row_name[-1 - c.kinds] : "mixed", c.M, c.kv, c.k, g_reps);
         cudaFree(dL);
     }
@@ -350,41 +363,56 @@ static void topk_suite(void) {
 
 /* ------------------------------------------------------------------------------------------ */
 
-static void il_one(const il_case &c, uint64_t seed, int variant, bool with_topk) {
+/* E1 variants checked on every case (0 is the default of mrt_gpu_index_logits; see index_ops.h) */
+static const int il_variants[] = {0, 1, 2, 3};
+static const int n_il_variants = 4;
+
+static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
     il_host h;
     il_gen(h, c, seed);
     il_dev d;
     il_upload(d, h);
     const size_t bytes = (size_t)c.M * c.kv * 4;
-    std::vector<float> first(bytes / 4), got(bytes / 4);
-    char why[256];
-    int same = 1, rc = 0;
-    for (int rep = 0; rep < g_reps; rep++) {
-        CUDA_OK(cudaMemset(d.logits, 0xFF, bytes));
-        rc = il_run(variant, d, h, d.table, c.chunk, why);
-        if (rc) break;
-        CUDA_OK(cudaDeviceSynchronize());
-        CUDA_OK(cudaMemcpy(rep ? got.data() : first.data(), d.logits, bytes, cudaMemcpyDeviceToHost));
-        if (rep) same &= !memcmp(got.data(), first.data(), bytes);
+    std::vector<std::vector<float>> first(n_il_variants, std::vector<float>(bytes / 4));
+    std::vector<float> got(bytes / 4);
+    char why[256], name[128];
+    snprintf(name, sizeof name, "E1 M=%d batch=%d kv=%d heads=%d bt=%d chunk=%d", c.M, c.batch, c.kv, c.heads, c.bt,
+             c.chunk);
+    int same[n_il_variants], rc = 0;
+    for (int vi = 0; vi < n_il_variants && rc == 0; vi++) {
+        same[vi] = 1;
+        for (int rep = 0; rep < g_reps; rep++) {
+            CUDA_OK(cudaMemset(d.logits, 0xFF, bytes));
+            rc = il_run(il_variants[vi], d, h, d.table, c.chunk, why);
+            if (rc) break;
+            CUDA_OK(cudaDeviceSynchronize());
+            CUDA_OK(cudaMemcpy(rep ? got.data() : first[vi].data(), d.logits, bytes, cudaMemcpyDeviceToHost));
+            if (rep) same[vi] &= !memcmp(got.data(), first[vi].data(), bytes);
+        }
     }
-    char name[128];
-    snprintf(name, sizeof name, "E1 v%d M=%d batch=%d kv=%d heads=%d bt=%d chunk=%d", variant, c.M, c.batch, c.kv,
-             c.heads, c.bt, c.chunk);
     if (CHECK(rc == 0, "%s: launch: %s", name, why)) {
-        il_err e = il_check(h, first.data());
-        const double rel = sqrt(e.num / (e.den > 0 ? e.den : 1e-300));
-        const double tol = variant == 0 ? 1e-5 : 2e-3; /* variant 1: FP22 accumulator (see index_ops.h) */
-        printf("%s: rel err %.3e (norm) %.3e (max, fp32-bound) %.3e (max pointwise); -inf mismatches %ld; %d runs %s\n",
-               name, rel, e.max_cond, e.max_pt, e.mask_bad, g_reps, same ? "identical" : "DIFFER");
-        CHECK(e.mask_bad == 0, "%s: %ld logits are -inf where the reference is finite or the reverse", name,
-              e.mask_bad);
-        CHECK(rel <= tol, "%s: rel err (norm) %.3e > %.0e", name, rel, tol);
-        CHECK(e.max_cond <= tol, "%s: max rel err (fp32 bound) %.3e > %.0e", name, e.max_cond, tol);
-        CHECK(same, "%s: runs differ", name);
+        std::vector<const float *> outs;
+        for (auto &f : first) outs.push_back(f.data());
+        std::vector<il_err> es = il_check(h, outs);
+        printf("%s: %d runs each; variant: rel err (norm) / max (fp32 bound) / max pointwise / -inf mismatches\n",
+               name, g_reps);
+        for (int vi = 0; vi < n_il_variants; vi++) {
+            const il_err &e = es[vi];
+            const int v = il_variants[vi];
+            const double rel = sqrt(e.num / (e.den > 0 ? e.den : 1e-300));
+            const double tol = v == 1 ? 2e-3 : 1e-5; /* variant 1: e4m3 MMA (see index_ops.h) */
+            printf("   v%d: %.3e / %.3e / %.3e / %ld%s\n", v, rel, e.max_cond, e.max_pt, e.mask_bad,
+                   same[vi] ? "" : "  RUNS DIFFER");
+            CHECK(e.mask_bad == 0, "%s v%d: %ld logits are -inf where the reference is finite or the reverse", name, v,
+                  e.mask_bad);
+            CHECK(rel <= tol, "%s v%d: rel err (norm) %.3e > %.0e", name, v, rel, tol);
+            CHECK(e.max_cond <= tol, "%s v%d: max rel err (fp32 bound) %.3e > %.0e", name, v, e.max_cond, tol);
+            CHECK(same[vi], "%s v%d: runs differ", name, v);
+        }
         if (with_topk) {
-            const int k = 2048;
             snprintf(name, sizeof name, "F1 on E1 logits M=%d kv=%d", c.M, c.kv);
-            topk_check(name, 0, d.logits, first.data(), c.M, c.kv, k);
+            CUDA_OK(cudaMemcpy(d.logits, first[0].data(), bytes, cudaMemcpyHostToDevice));
+            for (int v = 0; v < 4; v++) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
         }
     }
     il_free(d);
@@ -408,11 +436,9 @@ static void il_suite(void) {
     cases.push_back({24, 8, 3001, 32, 8, 1000});
     cases.push_back({5, 1, 777, 32, 4, 333});
     cases.push_back({48, 16, 517, 32, 64, 64});
+    if (g_tiny) cases = {{16, 2, 300, 32, 64, 64}, {3, 3, 200, 64, 16, 100}};
     uint64_t seed = 1;
-    for (const il_case &c : cases) il_one(c, seed++, 0, true);
-    /* the e4m3-MMA variant, for its error and as a second opinion on the layout */
-    il_one({16, 2, 8192, 32, 64, 256}, 77, 1, false);
-    il_one({16, 2, 1000, 64, 16, 100}, 78, 1, false);
+    for (const il_case &c : cases) il_one(c, seed++, true);
 }
 
 static void arg_checks(void) {
@@ -487,15 +513,22 @@ template <class F> static void time_it(const char *what, F launch) {
         printf("TIME %s: graph timing unavailable (%s)\n", what, cudaGetErrorString(e));
         cudaGetLastError();
     }
-    printf("TIME %-58s median %7.2f us (p10 %6.2f, p90 %6.2f) per launch; graph of %d: %6.2f us/kernel\n", what,
-           us[N / 2], us[N / 10], us[N * 9 / 10], N, best);
+    printf("TIME %-66s %7.2f us/launch (p10 %6.2f p90 %6.2f); graph: %6.2f us/kernel\n", what, us[N / 2],
+           us[N / 10], us[N * 9 / 10], best);
     if (ge) cudaGraphExecDestroy(ge);
     if (g) cudaGraphDestroy(g);
     for (auto &e : ev) cudaEventDestroy(e);
     cudaStreamDestroy(s);
 }
 
+__global__ void empty_kernel(int *p) {
+    if (p && threadIdx.x == 1024) *p = 0; /* never true: an empty kernel the compiler keeps */
+}
+
 static void timing(void) {
+    /* calibration: what this harness measures for a kernel that does nothing */
+    time_it("empty kernel, 1 CTA (harness overhead)", [&](int, cudaStream_t s) { empty_kernel<<<1, 32, 0, s>>>(nullptr); });
+    time_it("empty kernel, 256 CTAs x 256 threads", [&](int, cudaStream_t s) { empty_kernel<<<256, 256, 0, s>>>(nullptr); });
     const int R = 32;
     il_case c = {16, 2, 8192, 32, 64, 256};
     il_host h;
@@ -506,37 +539,84 @@ static void timing(void) {
     char why[256];
     int err = 0;
     const int chunks[4] = {32, 64, 128, 256};
-    for (int v = 0; v < 2; v++)
-        for (int ci = 0; ci < 4; ci++)
-            for (int rot = 1; rot >= 0; rot--) {
-                char what[128];
-                snprintf(what, sizeof what, "E1 %s M=16 b=2 kv=8192 chunk=%d (%d CTAs) %s", v ? "e4m3-mma" : "f16-mma",
-                         chunks[ci], 2 * 8192 / chunks[ci], rot ? "rotating" : "warm L2");
-                time_it(what, [&](int i, cudaStream_t s) {
-                    const int *tb = d.table + (rot ? (i % R) * tsz : 0);
-                    err |= mrt_gpu_index_logits_variant(v, d.q8, d.wI, d.cache, d.pos, tb, d.logits, c.M, c.batch,
-                                                        c.kv, c.heads, 128, c.bt, chunks[ci], s, why, sizeof why);
-                });
-            }
+    const char *vname[4] = {"f16 (v0)", "e4m3 (v1)", "f16 step-major (v2)", "f16 split chains (v3)"};
+    for (int v = 0; v < 4; v++)
+        for (int ci = 0; ci < 4; ci++) {
+            char what[128];
+            snprintf(what, sizeof what, "E1 %s M=16 b=2 kv=8192 chunk=%d (%d CTAs) rotating", vname[v], chunks[ci],
+                     2 * 8192 / chunks[ci]);
+            time_it(what, [&](int i, cudaStream_t s) {
+                const int *tb = d.table + (i % R) * tsz;
+                err |= mrt_gpu_index_logits_variant(v, d.q8, d.wI, d.cache, d.pos, tb, d.logits, c.M, c.batch, c.kv,
+                                                    c.heads, 128, c.bt, chunks[ci], s, why, sizeof why);
+            });
+        }
     CHECK(err == 0, "timing E1 launches: %s", why);
+    /* F1 on the E1 logits of the GLM-5 case (the default E1 wrote them last) */
+    CUDA_OK(cudaMemset(d.logits, 0, (size_t)16 * 8192 * 4));
+    err |= mrt_gpu_index_logits(d.q8, d.wI, d.cache, d.pos, d.table, d.logits, c.M, c.batch, c.kv, c.heads, 128, c.bt,
+                                64, nullptr, why, sizeof why);
+    CUDA_OK(cudaDeviceSynchronize());
     int *dout;
-    CUDA_OK(cudaMalloc(&dout, (size_t)16 * 2048 * 4));
-    for (int v = 0; v < 2; v++) {
+    CUDA_OK(cudaMalloc(&dout, (size_t)256 * 2048 * 4));
+    const char *tname[4] = {"1 CTA x 1024 (v0)", "1 CTA x 512 (v1)", "cluster 8 x 256 (v2)", "cluster 4 x 256 (v3)"};
+    for (int v = 0; v < 4; v++) {
         char what[128];
-        snprintf(what, sizeof what, "F1 %s M=16 kv=8192 k=2048 (E1 logits)", v ? "512 thr" : "1024 thr");
+        snprintf(what, sizeof what, "F1 %s M=16 kv=8192 k=2048 (E1 logits)", tname[v]);
         time_it(what, [&](int, cudaStream_t s) {
             err |= mrt_gpu_topk_variant(v, d.logits, dout, 16, 8192, 2048, s, why, sizeof why);
+        });
+    }
+    /* breakdown hints for F1: no selection (kv <= k), and a tiny k (few candidates to sort) */
+    for (int v : {0, 2}) {
+        char what[128];
+        snprintf(what, sizeof what, "F1 %s M=16 kv=2048 k=2048 (no select)", tname[v]);
+        time_it(what, [&](int, cudaStream_t s) {
+            err |= mrt_gpu_topk_variant(v, d.logits, dout, 16, 2048, 2048, s, why, sizeof why);
+        });
+        snprintf(what, sizeof what, "F1 %s M=16 kv=8192 k=16 (tiny sort)", tname[v]);
+        time_it(what, [&](int, cudaStream_t s) {
+            err |= mrt_gpu_topk_variant(v, d.logits, dout, 16, 8192, 16, s, why, sizeof why);
         });
     }
     CHECK(err == 0, "timing F1 launches: %s", why);
     cudaFree(dout);
     il_free(d);
+    /* larger shapes, default launchers */
+    {
+        il_case b = {64, 8, 65536, 32, 64, 512};
+        il_host hb;
+        il_gen(hb, b, 99);
+        il_dev db;
+        il_upload(db, hb);
+        for (int chunk : {256, 512}) {
+            char what[128];
+            snprintf(what, sizeof what, "E1 default M=64 b=8 kv=65536 chunk=%d (warm L2)", chunk);
+            time_it(what, [&](int, cudaStream_t s) {
+                err |= mrt_gpu_index_logits(db.q8, db.wI, db.cache, db.pos, db.table, db.logits, b.M, b.batch, b.kv,
+                                            b.heads, 128, b.bt, chunk, s, why, sizeof why);
+            });
+        }
+        int *dk;
+        CUDA_OK(cudaMalloc(&dk, (size_t)64 * 2048 * 4));
+        for (int v : {0, 2}) {
+            char what[128];
+            snprintf(what, sizeof what, "F1 %s M=64 kv=65536 k=2048", tname[v]);
+            time_it(what, [&](int, cudaStream_t s) {
+                err |= mrt_gpu_topk_variant(v, db.logits, dk, 64, 65536, 2048, s, why, sizeof why);
+            });
+        }
+        cudaFree(dk);
+        il_free(db);
+        CHECK(err == 0, "timing large shapes: %s", why);
+    }
 }
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) g_quick = true, g_reps = 2;
+        else if (!strcmp(argv[i], "--tiny")) g_quick = g_tiny = true, g_reps = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) g_reps = atoi(argv[++i]);
     }
     int ndev = 0;
