@@ -13,6 +13,16 @@
 #define MRT_CMP_STREAMS 3
 #define MRT_CMP_EVENTS 16
 
+/* The megakernel's device copies of the plan: instructions, OperandPtrTable, never-reset
+ * event counters and reduce-group tickets, and the step number (epoch). */
+typedef struct mrt_gpu_mega {
+    uint32_t *instr;
+    uint64_t *operands;
+    unsigned *events, *tickets;
+    unsigned epoch;
+    bool loaded;
+} mrt_gpu_mega;
+
 typedef struct op_state {
     float *c;                          /* gemm_fp8: reduced fp32 output [M, N] */
     void *ws;                          /* GEMM split-K workspace */
@@ -33,6 +43,7 @@ struct mrt_gpu_exec {
     cudaEvent_t ev[MRT_CMP_EVENTS];            /* cmp: fork / join points */
     cudaGraphExec_t cmp_graph[MRT_MAX_COPIES]; /* cmp step graphs, per copy */
     unsigned delay_ns;                         /* tests: A0 holds its outputs back */
+    mrt_gpu_mega mega;                         /* the megakernel's device state */
     char why[512];
 };
 

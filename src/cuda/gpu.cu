@@ -82,6 +82,12 @@ extern "C" int mrt_gpu_watchdog_report(char *buf, size_t n) {
         else if (code == MRT_DIAG_EVENT_WAIT)
             snprintf(line, sizeof line, "block %u thread %u: event counter 0x%llx still %u, waiting for %u\n", d[1], d[2],
                      ((unsigned long long)d[5] << 32) | d[4], d[7], d[6]);
+        else if (code == MRT_DIAG_MEGA_WAIT)
+            snprintf(line, sizeof line, "megakernel worker %u, instruction %u (task %u): event e%u still %u, waiting for %u\n",
+                     d[4], d[5], d[6], d[7], d[9], d[8]);
+        else if (code == MRT_DIAG_MEGA_UNSUPPORTED)
+            snprintf(line, sizeof line, "megakernel worker %u, instruction %u (task %u): opcode %u is not implemented\n",
+                     d[4], d[5], d[6], d[7]);
         else if (code == MRT_DIAG_FULL_WAIT)
             snprintf(line, sizeof line, "block %u thread %u: consumer waited on mbarrier at smem 0x%x (parity %u)\n", d[1], d[2], d[4], d[5]);
         else

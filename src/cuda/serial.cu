@@ -126,6 +126,7 @@ void mrt_gpu_exec_free(mrt_gpu_exec *x) {
     for (int t = 0; t < MRT_MAX_TENSORS; t++)
         for (int c = 0; c < MRT_MAX_COPIES; c++) cudaFree(x->dev[t][c]);
     for (int o = 0; o < MRT_MAX_OPS; o++) cudaFree(x->op[o].c), cudaFree(x->op[o].ws);
+    cudaFree(x->mega.instr), cudaFree(x->mega.operands), cudaFree(x->mega.events), cudaFree(x->mega.tickets);
     for (int c = 0; c < MRT_MAX_COPIES; c++)
         if (x->cmp_graph[c]) cudaGraphExecDestroy(x->cmp_graph[c]);
     for (int i = 0; i < MRT_CMP_STREAMS; i++)

@@ -145,6 +145,8 @@ enum {
     MRT_DIAG_TILE_STUCK = 2, /* the watchdog: v = batch, n0, m0, split, kb0, nkb, progress[4] */
     MRT_DIAG_EVENT_WAIT = 3, /* an event wait: v = counter address lo, hi, target, seen */
     MRT_DIAG_FULL_WAIT = 4,  /* a consumer waited for a stage / the scales: v = smem address, parity */
+    MRT_DIAG_MEGA_WAIT = 5,  /* the megakernel's event wait: v = worker, slot, task, event, expected, seen */
+    MRT_DIAG_MEGA_UNSUPPORTED = 6, /* the megakernel met an opcode it cannot run: v = worker, slot, task, opcode */
 };
 static __device__ __forceinline__ void mrt_diag_trap(unsigned *diag, unsigned code, unsigned v0, unsigned v1,
                                                      unsigned v2, unsigned v3, unsigned v4 = 0, unsigned v5 = 0,

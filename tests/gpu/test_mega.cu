@@ -1,0 +1,131 @@
+/* The megakernel, first version (issue [E], in progress; written without a GPU run — the
+ * session's device time was spent): A0's outputs under mega equal serial's byte for byte;
+ * a chain of cross-CTA event waits (each A0 task waits for the previous one) replays 1000
+ * times with never-reset counters and gives the same bytes; a NoOp-only plan measures the
+ * framework's fixed cost; a wait that can never be met ends in the watchdog's record naming
+ * worker, instruction and event (last: the trap ends the CUDA context). */
+#include <stdio.h>
+#include <string.h>
+
+#include "glm5_prefix.h"
+#include "gpu.h"
+#include "internal.h"
+#include "testing.h"
+
+static mrt_context *ctx;
+static const char *outs[] = {"r_new", "x", "x8", "sx"};
+
+static uint64_t digest(mrt_gpu_exec *x, const mrt_graph *g, mrt_status *st) {
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < 4 && !*st; i++) {
+        const mrt_tensor *t = mrt_graph_find_tensor(g, outs[i]);
+        size_t n = mrt_tensor_bytes(t);
+        unsigned char *b = (unsigned char *)malloc(n);
+        *st = b ? mrt_gpu_download(x, t->id, 0, b) : MRT_ERR_NOMEM;
+        for (size_t k = 0; b && !*st && k < n; k++) h = (h ^ b[k]) * 1099511628211ull;
+        free(b);
+    }
+    return h;
+}
+
+static void poison(mrt_gpu_exec *x, const mrt_graph *g) {
+    for (int i = 0; i < 4; i++) mrt_gpu_poison(x, mrt_graph_find_tensor(g, outs[i])->id);
+}
+
+static void put(mrt_plan *p, int w, int s, const mrt_instr *in) {
+    mrt_instr_encode(in, p->instr + ((size_t)w * p->max_len + s) * MRT_INSTR_WORDS);
+}
+
+int main(void) {
+    char why[256];
+    if (!mrt_gpu_available(why, sizeof why)) {
+        printf("SKIP: %s\n0 passed, 0 failed\n", why);
+        return 0;
+    }
+    ctx = mrt_context_new();
+    glm5_config c = glm5_config_glm5();
+    glm5_shape s = {16, 2, 8192};
+    mrt_graph *g = NULL;
+    mrt_plan *p = NULL;
+    glm5_host h;
+    memset(&h, 0, sizeof h);
+    mrt_gpu_exec *x = NULL;
+    mrt_plan_opts o = mrt_plan_opts_default();
+    o.ops = "A0";
+    mrt_status st = glm5_prefix_graph(ctx, &c, &s, &g);
+    if (!st) st = mrt_plan_build(g, &o, &p);
+    if (!st) st = glm5_host_random(ctx, &c, &s, 5, &h);
+    if (!st) p->n_events = p->n_tasks + 1; /* counters for the chain below (A0 alone needs none) */
+    if (!st) st = mrt_gpu_exec_new(p, 1, &x);
+    for (int t = 0; t < mrt_graph_num_tensors(g) && !st; t++) {
+        void *b = glm5_host_buffer(&h, mrt_tensor_name(mrt_graph_tensor(g, t)));
+        if (b) st = mrt_gpu_upload(x, t, 0, b);
+    }
+    if (!CHECK(st == MRT_OK, "set-up: %s", mrt_last_error(ctx))) TEST_MAIN_END();
+    /* serial's A0, then mega's */
+    poison(x, g);
+    st = mrt_gpu_serial_step(x, 0, 0);
+    if (!st) st = mrt_gpu_sync(x);
+    uint64_t ds = digest(x, g, &st);
+    poison(x, g);
+    if (!st) st = mrt_gpu_mega_step(x, 0, 0);
+    if (!st) st = mrt_gpu_sync(x);
+    uint64_t dm = digest(x, g, &st);
+    CHECK(st == MRT_OK && dm == ds, "mega A0 = serial A0 byte for byte (%s)", st ? mrt_last_error(ctx) : "");
+    /* a chain across CTAs: A0[j] waits for e(j) >= 1 that A0[j-1] signals */
+    mrt_plan_info info = mrt_plan_get_info(p);
+    for (int t = 0; t < info.tasks; t++) {
+        mrt_instr in;
+        mrt_instr_decode(p->instr + ((size_t)p->tasks[t].worker * p->max_len + p->tasks[t].slot) * MRT_INSTR_WORDS, &in);
+        in.wait_count = t > 0, in.signal_count = t + 1 < info.tasks;
+        in.waits[0] = (mrt_wait){(uint32_t)t, 1};
+        in.signals[0] = (mrt_signal){(uint32_t)t + 1, 1, 0};
+        put(p, p->tasks[t].worker, p->tasks[t].slot, &in);
+    }
+    int same = 0;
+    for (int r = 0; r < 1000 && !st; r++) {
+        if (r % 100 == 0) poison(x, g);
+        st = mrt_gpu_mega_step(x, 0, r == 0);
+        if (!st && r % 100 == 99) {
+            st = mrt_gpu_sync(x);
+            same += digest(x, g, &st) == ds;
+        }
+    }
+    CHECK(st == MRT_OK && same == 10, "1000 chained replays: %d of 10 samples identical (%s)", same,
+          st ? mrt_last_error(ctx) : "");
+    /* the framework's fixed cost: a plan of NoOps, one per worker */
+    mrt_instr noop;
+    memset(&noop, 0, sizeof noop);
+    noop.group = MRT_NO_GROUP;
+    for (int w = 0; w < p->workers; w++)
+        for (int k = 0; k < p->max_len; k++) put(p, w, k, &noop);
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0), cudaEventCreate(&e1);
+    float best = 1e9f, sum = 0;
+    for (int r = 0; r < 200 && !st; r++) {
+        cudaEventRecord(e0, (cudaStream_t)0);
+        st = mrt_gpu_mega_step(x, 0, r == 0);
+        if (!st) st = mrt_gpu_sync(x);
+        cudaEventRecord(e1, (cudaStream_t)0);
+        cudaEventSynchronize(e1);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r >= 10) best = ms < best ? ms : best, sum += ms;
+    }
+    printf("NoOp plan (%d workers): best %.2f us, mean %.2f us per step (event-timed: includes ~5 us of launch "
+           "overhead on these machines)\n", p->workers, best * 1e3f, sum / 190 * 1e3f);
+    CHECK(st == MRT_OK, "NoOp plan runs: %s", st ? mrt_last_error(ctx) : "");
+    /* a wait that can never be met: the watchdog names worker, instruction and event */
+    mrt_instr stuck = noop;
+    stuck.opcode = MRT_OPC_ADD_RMSNORM_QUANT, stuck.wait_count = 1, stuck.task = 0;
+    stuck.waits[0] = (mrt_wait){3, 1000000};
+    memcpy(stuck.payload, p->tasks[0].payload, sizeof stuck.payload);
+    put(p, 5, 0, &stuck);
+    if (!st) st = mrt_gpu_mega_step(x, 0, 1);
+    if (!st) st = mrt_gpu_sync(x);
+    const char *msg = mrt_last_error(ctx);
+    printf("broken plan -> %s\n", msg);
+    CHECK(st != MRT_OK && strstr(msg, "megakernel worker 5, instruction 0") && strstr(msg, "event e3"),
+          "the watchdog names worker 5, instruction 0, event e3: %s", msg);
+    TEST_MAIN_END();
+}
