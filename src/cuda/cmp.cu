@@ -76,20 +76,7 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
 mrt_status mrt_gpu_cmp_step(mrt_gpu_exec *x, int copy) {
     if (!x) return MRT_ERR_INVALID;
     if (copy < 0 || copy >= x->copies) return mrt_fail(x->ctx, MRT_ERR_INVALID, "copy %d of %d", copy, x->copies);
-    if (!x->cmp_graph[copy]) {
-        cudaGraph_t gr;
-        cudaError_t e = cudaStreamBeginCapture(x->stream, cudaStreamCaptureModeThreadLocal);
-        if (e) return mrt_gpu_cuda_fail(x, e, "cmp: begin capture");
-        mrt_status st = mrt_gpu_cmp_launch(x, copy);
-        e = cudaStreamEndCapture(x->stream, &gr);
-        if (st) return st;
-        if (e) return mrt_gpu_cuda_fail(x, e, "cmp: end capture");
-        e = cudaGraphInstantiate(&x->cmp_graph[copy], gr, 0);
-        cudaGraphDestroy(gr);
-        if (e) return mrt_gpu_cuda_fail(x, e, "cmp: instantiate");
-    }
-    cudaError_t e = cudaGraphLaunch(x->cmp_graph[copy], x->stream);
-    return e ? mrt_gpu_cuda_fail(x, e, "cmp: graph launch") : MRT_OK;
+    return mrt_gpu_graph_step(x, copy, "cmp", mrt_gpu_cmp_launch, &x->cmp_graph[copy]);
 }
 
 void mrt_gpu_set_producer_delay(mrt_gpu_exec *x, unsigned ns) {

@@ -55,5 +55,9 @@ void *mrt_gpu_dev(mrt_gpu_exec *x, int tensor, int copy);
  * the first kernel start before the previous kernel in that stream ends. */
 mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *stream, int pdl);
 mrt_status mrt_gpu_cuda_fail(mrt_gpu_exec *x, int e, const char *what);
+/* Launches the step `issue` enqueues for `copy` as a CUDA graph, captured into *cache on
+ * first use. */
+mrt_status mrt_gpu_graph_step(mrt_gpu_exec *x, int copy, const char *what, mrt_status (*issue)(mrt_gpu_exec *, int),
+                              cudaGraphExec_t *cache);
 
 #endif

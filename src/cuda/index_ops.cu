@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gemm_host.h" /* mrt_gpu_fail */
 #include "index_logits.cuh"
 #include "index_ops.h"
 #include "topk.cuh"
@@ -33,20 +34,10 @@ template <int T, int C> __global__ void __cluster_dims__(C, 1, 1) __launch_bound
     mrt_topk_tile_cluster<T, C>(a, (int)blockIdx.x / C, mrt_topkc_smem, (int)threadIdx.x);
 }
 
-static int fail(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t n, const char *fmt, ...) {
-    if (why && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 static int launched(const char *what, char *why, size_t n) {
     cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) return fail(why, n, "%s: launch failed: %s", what, cudaGetErrorString(e));
+    if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: launch failed: %s", what, cudaGetErrorString(e));
     return 0;
 }
 
@@ -68,30 +59,30 @@ extern "C" int mrt_gpu_index_logits_variant(int variant, const void *q8i, const 
                                             char *why, size_t n) {
     const char *F = "mrt_gpu_index_logits";
     if (variant < 0 || variant > 3)
-        return fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma, 2: f16 step-major, 3: f16 split chains)", F,
+        return mrt_gpu_fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma, 2: f16 step-major, 3: f16 split chains)", F,
                     variant);
-    if (!q8i) return fail(why, n, "%s: q8i is NULL", F);
-    if (!wI) return fail(why, n, "%s: wI is NULL", F);
-    if (!idx_cache) return fail(why, n, "%s: idx_cache is NULL", F);
-    if (!pos) return fail(why, n, "%s: pos is NULL", F);
-    if (!block_table) return fail(why, n, "%s: block_table is NULL", F);
-    if (!logits) return fail(why, n, "%s: logits is NULL", F);
-    if (M < 1) return fail(why, n, "%s: M = %d must be >= 1", F, M);
-    if (batch < 1 || M % batch) return fail(why, n, "%s: batch = %d must be >= 1 and divide M = %d", F, batch, M);
-    if (kv < 1) return fail(why, n, "%s: kv = %d must be >= 1", F, kv);
+    if (!q8i) return mrt_gpu_fail(why, n, "%s: q8i is NULL", F);
+    if (!wI) return mrt_gpu_fail(why, n, "%s: wI is NULL", F);
+    if (!idx_cache) return mrt_gpu_fail(why, n, "%s: idx_cache is NULL", F);
+    if (!pos) return mrt_gpu_fail(why, n, "%s: pos is NULL", F);
+    if (!block_table) return mrt_gpu_fail(why, n, "%s: block_table is NULL", F);
+    if (!logits) return mrt_gpu_fail(why, n, "%s: logits is NULL", F);
+    if (M < 1) return mrt_gpu_fail(why, n, "%s: M = %d must be >= 1", F, M);
+    if (batch < 1 || M % batch) return mrt_gpu_fail(why, n, "%s: batch = %d must be >= 1 and divide M = %d", F, batch, M);
+    if (kv < 1) return mrt_gpu_fail(why, n, "%s: kv = %d must be >= 1", F, kv);
     if (M / batch > kv)
-        return fail(why, n, "%s: kv = %d is shorter than the %d new tokens of a request (M = %d, batch = %d)", F, kv,
+        return mrt_gpu_fail(why, n, "%s: kv = %d is shorter than the %d new tokens of a request (M = %d, batch = %d)", F, kv,
                     M / batch, M, batch);
-    if (dim != MRT_IL_DIM) return fail(why, n, "%s: dim = %d, only %d is supported", F, dim, MRT_IL_DIM);
-    if (heads < 1 || heads > 64) return fail(why, n, "%s: heads = %d must be in [1, 64]", F, heads);
+    if (dim != MRT_IL_DIM) return mrt_gpu_fail(why, n, "%s: dim = %d, only %d is supported", F, dim, MRT_IL_DIM);
+    if (heads < 1 || heads > 64) return mrt_gpu_fail(why, n, "%s: heads = %d must be in [1, 64]", F, heads);
     if (block_tokens < 4 || block_tokens % 4)
-        return fail(why, n, "%s: block_tokens = %d must be a positive multiple of 4 (16-byte aligned blocks)", F,
+        return mrt_gpu_fail(why, n, "%s: block_tokens = %d must be a positive multiple of 4 (16-byte aligned blocks)", F,
                     block_tokens);
-    if (chunk < 1) return fail(why, n, "%s: chunk = %d must be >= 1", F, chunk);
-    if ((uintptr_t)q8i % 16) return fail(why, n, "%s: q8i %p is not 16-byte aligned", F, q8i);
-    if ((uintptr_t)idx_cache % 16) return fail(why, n, "%s: idx_cache %p is not 16-byte aligned", F, idx_cache);
+    if (chunk < 1) return mrt_gpu_fail(why, n, "%s: chunk = %d must be >= 1", F, chunk);
+    if ((uintptr_t)q8i % 16) return mrt_gpu_fail(why, n, "%s: q8i %p is not 16-byte aligned", F, q8i);
+    if ((uintptr_t)idx_cache % 16) return mrt_gpu_fail(why, n, "%s: idx_cache %p is not 16-byte aligned", F, idx_cache);
     const long long nchunks = ((long long)kv + chunk - 1) / chunk, grid = nchunks * batch;
-    if (grid > 0x7fffffffLL) return fail(why, n, "%s: %lld tiles (batch x kv / chunk) is too many", F, grid);
+    if (grid > 0x7fffffffLL) return mrt_gpu_fail(why, n, "%s: %lld tiles (batch x kv / chunk) is too many", F, grid);
     mrt_index_logits_args a;
     a.q8 = (const uint8_t *)q8i, a.wI = wI, a.cache = (const uint8_t *)idx_cache, a.pos = pos;
     a.block_table = block_table, a.logits = logits;
@@ -110,7 +101,7 @@ extern "C" int mrt_gpu_index_logits_variant(int variant, const void *q8i, const 
     else
         e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4, 2>(a, (int)grid, s)
                         : mrt_il_launch<MRT_IL_F16, 8, 2>(a, (int)grid, s);
-    if (e != cudaSuccess) return fail(why, n, "%s: %s", F, cudaGetErrorString(e));
+    if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }
 
@@ -144,15 +135,15 @@ extern "C" int mrt_gpu_topk_variant(int variant, const float *logits, int *out, 
                                     char *why, size_t n) {
     const char *F = "mrt_gpu_topk";
     if (variant < 0 || variant > 3)
-        return fail(why, n, "%s: variant %d (0: 1 CTA of 1024 threads a row, 1: of 512, 2: cluster of 8 x 256, "
+        return mrt_gpu_fail(why, n, "%s: variant %d (0: 1 CTA of 1024 threads a row, 1: of 512, 2: cluster of 8 x 256, "
                             "3: cluster of 4 x 256)", F, variant);
     if (variant >= 2 && kv > 65535 * (variant == 2 ? 8 : 4))
-        return fail(why, n, "%s: kv = %d is too long for the cluster variant %d", F, kv, variant);
-    if (!logits) return fail(why, n, "%s: logits is NULL", F);
-    if (!out) return fail(why, n, "%s: out is NULL", F);
-    if (M < 1) return fail(why, n, "%s: M = %d must be >= 1", F, M);
-    if (kv < 1) return fail(why, n, "%s: kv = %d must be >= 1", F, kv);
-    if (k < 1 || k > MRT_TOPK_CAP) return fail(why, n, "%s: k = %d must be in [1, %d]", F, k, MRT_TOPK_CAP);
+        return mrt_gpu_fail(why, n, "%s: kv = %d is too long for the cluster variant %d", F, kv, variant);
+    if (!logits) return mrt_gpu_fail(why, n, "%s: logits is NULL", F);
+    if (!out) return mrt_gpu_fail(why, n, "%s: out is NULL", F);
+    if (M < 1) return mrt_gpu_fail(why, n, "%s: M = %d must be >= 1", F, M);
+    if (kv < 1) return mrt_gpu_fail(why, n, "%s: kv = %d must be >= 1", F, kv);
+    if (k < 1 || k > MRT_TOPK_CAP) return mrt_gpu_fail(why, n, "%s: k = %d must be in [1, %d]", F, k, MRT_TOPK_CAP);
     mrt_topk_args a;
     a.logits = logits, a.out = out, a.M = M, a.kv = kv, a.k = k;
     a.cache_keys = kv <= MRT_TOPK_CACHE_MAX ? kv : 0;
@@ -161,7 +152,7 @@ extern "C" int mrt_gpu_topk_variant(int variant, const float *logits, int *out, 
                     : variant == 1 ? mrt_topk_launch<512>(a, s)
                     : variant == 2 ? mrt_topkc_launch<256, 8>(a, s)
                                    : mrt_topkc_launch<256, 4>(a, s);
-    if (e != cudaSuccess) return fail(why, n, "%s: %s", F, cudaGetErrorString(e));
+    if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }
 

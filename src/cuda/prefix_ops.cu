@@ -6,20 +6,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "gemm_host.h" /* mrt_gpu_fail */
 #include "add_rmsnorm_quant.cuh"
 #include "gemm_fp8_epilogues.cuh"
 #include "ops.h"
 #include "prefix_ops.h"
 
-static int fail(char *why, size_t n, const char *fmt, ...) {
-    if (why && n) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, n, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* PDL: a kernel launched with programmatic serialization may start before its
  * predecessor ends; griddepcontrol.wait (every thread, before touching any memory the
@@ -51,12 +43,12 @@ static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, cu
 extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t *w, uint16_t *r_new, uint16_t *x,
                           uint8_t *x8, float *sx, int M, int H, float eps, unsigned delay_ns, void *stream, int pdl,
                           char *why, size_t n) {
-    if (M < 1 || H % 128 || H > 16384) return fail(why, n, "a0: M %d, hidden %d (a multiple of 128 up to 16384)", M, H);
+    if (M < 1 || H % 128 || H > 16384) return mrt_gpu_fail(why, n, "a0: M %d, hidden %d (a multiple of 128 up to 16384)", M, H);
     mrt_a0_args a = {h, res, w, r_new, x, x8, sx, H, eps, delay_ns};
     int threads = ((H / 16) + 31) / 32 * 32; /* two 8-element chunks a thread */
     void *args[1] = {&a};
     cudaError_t e = launch((const void *)mrt_a0_kernel, dim3(M), dim3(threads), args, (cudaStream_t)stream, pdl);
-    return e ? fail(why, n, "a0: launch failed: %s", cudaGetErrorString(e)) : 0;
+    return e ? mrt_gpu_fail(why, n, "a0: launch failed: %s", cudaGetErrorString(e)) : 0;
 }
 
 /* grid.x = row, grid.y = unit (QKV_A: q blocks, then the kv unit; Q_B, INDEX_Q: heads). */
@@ -92,7 +84,7 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, cha
         a.mla_cache = (uint8_t *)e->out[3];
         a.q_lora = ip[1], a.kv_lora = ip[2], a.rope = ip[3], a.batch = ip[4], a.kv = ip[5], a.block_tokens = ip[6];
         if (a.kv_lora % 128 || a.kv_lora / 128 > 8 || a.rope / 2 > MRT_EPI_THREADS)
-            return fail(why, n, "epilogue qkv_a: kv_lora %d, rope %d unsupported", a.kv_lora, a.rope);
+            return mrt_gpu_fail(why, n, "epilogue qkv_a: kv_lora %d, rope %d unsupported", a.kv_lora, a.rope);
         grid.y = a.q_lora / 128 + 1;
         break;
     case MRT_EPI_INDEX_K: /* in: x8 sx W sW ln_w ln_b pos block_table rope_cs; out: idx_cache */
@@ -100,27 +92,27 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, cha
         a.pos = (const int32_t *)e->in[6], a.block_table = (const int32_t *)e->in[7], a.rope_cs = (const float *)e->in[8];
         a.idx_cache = (uint8_t *)e->out[0];
         a.batch = ip[4], a.kv = ip[5], a.block_tokens = ip[6];
-        if (e->N != 128) return fail(why, n, "epilogue index_k: key width %d (128 supported)", e->N);
+        if (e->N != 128) return mrt_gpu_fail(why, n, "epilogue index_k: key width %d (128 supported)", e->N);
         break;
     case MRT_EPI_Q_B: /* in: qr8 sqr W sW ssq pos rope_cs; out: q_nope q_pe */
         a.ssq_in = (const float *)e->in[4], a.pos = (const int32_t *)e->in[5], a.rope_cs = (const float *)e->in[6];
         a.q_nope = (uint16_t *)e->out[0];
         a.heads = ip[1], a.nope = ip[2], a.rope = ip[3];
         a.qmla = e->qmla, a.qmla_width = e->qmla_width, a.qmla_rope_at = e->qmla_rope_at;
-        if (a.rope > 256 || !a.qmla) return fail(why, n, "epilogue q_b: rope %d or no query buffer", a.rope);
+        if (a.rope > 256 || !a.qmla) return mrt_gpu_fail(why, n, "epilogue q_b: rope %d or no query buffer", a.rope);
         grid.y = a.heads, threads = 256;
         break;
     case MRT_EPI_INDEX_Q: /* in: qr8 sqr W sW ssq gate pos rope_cs; out: q8i wI */
         a.ssq_in = (const float *)e->in[4], a.gate = (const float *)e->in[5], a.pos = (const int32_t *)e->in[6];
         a.rope_cs = (const float *)e->in[7], a.q8i = (uint8_t *)e->out[0], a.wI = (float *)e->out[1];
         a.heads = ip[1], a.dim = ip[2], a.rope = ip[3], a.gate_partials = e->gate_partials;
-        if (a.dim != 128) return fail(why, n, "epilogue index_q: head dim %d (128 supported)", a.dim);
+        if (a.dim != 128) return mrt_gpu_fail(why, n, "epilogue index_q: head dim %d (128 supported)", a.dim);
         grid.y = a.heads;
         break;
-    default: return fail(why, n, "unknown epilogue %d", e->epi);
+    default: return mrt_gpu_fail(why, n, "unknown epilogue %d", e->epi);
     }
     int epi = e->epi;
     void *args[2] = {&a, &epi};
     cudaError_t ce = launch((const void *)mrt_epi_kernel, grid, dim3(threads), args, (cudaStream_t)stream, pdl);
-    return ce ? fail(why, n, "epilogue: launch failed: %s", cudaGetErrorString(ce)) : 0;
+    return ce ? mrt_gpu_fail(why, n, "epilogue: launch failed: %s", cudaGetErrorString(ce)) : 0;
 }

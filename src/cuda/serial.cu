@@ -238,25 +238,32 @@ static mrt_status launch_all(mrt_gpu_exec *x, int copy) {
     return MRT_OK;
 }
 
+mrt_status mrt_gpu_graph_step(mrt_gpu_exec *x, int copy, const char *what, mrt_status (*issue)(mrt_gpu_exec *, int),
+                              cudaGraphExec_t *cache) {
+    if (copy < 0 || copy >= x->copies) return mrt_fail(x->ctx, MRT_ERR_INVALID, "copy %d of %d", copy, x->copies);
+    char msg[64];
+    if (!*cache) {
+        cudaGraph_t gr;
+        cudaError_t e = cudaStreamBeginCapture(x->stream, cudaStreamCaptureModeThreadLocal);
+        if (e) return cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: begin capture", what), msg));
+        mrt_status st = issue(x, copy);
+        e = cudaStreamEndCapture(x->stream, &gr);
+        if (st) return st;
+        if (e) return cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: end capture", what), msg));
+        e = cudaGraphInstantiate(cache, gr, 0);
+        cudaGraphDestroy(gr);
+        if (e) return cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: instantiate", what), msg));
+    }
+    cudaError_t e = cudaGraphLaunch(*cache, x->stream);
+    return e ? cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: graph launch", what), msg)) : MRT_OK;
+}
+
 mrt_status mrt_gpu_serial_step(mrt_gpu_exec *x, int copy, int graph) {
     mrt_status st = check_tensor(x, 0, 0);
     if (st) return st;
     if (copy < 0 || copy >= x->copies) return mrt_fail(x->ctx, MRT_ERR_INVALID, "copy %d of %d", copy, x->copies);
     if (!graph) return launch_all(x, copy);
-    if (!x->graph[copy]) {
-        cudaGraph_t gr;
-        cudaError_t e = cudaStreamBeginCapture(x->stream, cudaStreamCaptureModeThreadLocal);
-        if (e) return cuda_fail(x, e, "serial: begin capture");
-        st = launch_all(x, copy);
-        e = cudaStreamEndCapture(x->stream, &gr);
-        if (st) return st;
-        if (e) return cuda_fail(x, e, "serial: end capture");
-        e = cudaGraphInstantiate(&x->graph[copy], gr, 0);
-        cudaGraphDestroy(gr);
-        if (e) return cuda_fail(x, e, "serial: instantiate");
-    }
-    cudaError_t e = cudaGraphLaunch(x->graph[copy], x->stream);
-    return e ? cuda_fail(x, e, "serial: graph launch") : MRT_OK;
+    return mrt_gpu_graph_step(x, copy, "serial", launch_all, &x->graph[copy]);
 }
 
 void *mrt_gpu_exec_stream(mrt_gpu_exec *x) { return x ? x->stream : NULL; }
