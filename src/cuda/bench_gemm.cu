@@ -290,16 +290,7 @@ extern "C" int mrt_bench_gemm(const int *ms, int n_ms, FILE *out) {
         fprintf(out, "bench gemm: %s\n", why);
         return -1;
     }
-    cudaDeviceProp prop;
-    int dev = 0, drv = 0;
-    cudaGetDevice(&dev);
-    cudaGetDeviceProperties(&prop, dev);
-    cudaDriverGetVersion(&drv);
-    time_t now = time(NULL);
-    char date[64];
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    fprintf(out, "## megartp bench gemm — %s, %d SMs, %d MB L2, driver %d.%d, %s\n\n", prop.name,
-            prop.multiProcessorCount, prop.l2CacheSize >> 20, drv / 1000, (drv % 1000) / 10, date);
+    mrt_bench_heading(out, "gemm");
     fprintf(out, "p50 = median of %d launches, each between two events (p10-p90 beside it); graph / g+PDL = "
                  "amortized per launch in a CUDA graph of the same %d launches, plain / with programmatic "
                  "(PDL) edges; read = the same-bytes TMA bulk read kernel; cuBLASLt: fp8 with per-tensor scales "

@@ -398,16 +398,7 @@ extern "C" int mrt_bench_pdl(const int *ms, int n_ms, FILE *out) {
         }
         e.max_m = std::max(e.max_m, ms[i]);
     }
-    cudaDeviceProp prop;
-    int dev = 0, drv = 0;
-    cudaGetDevice(&dev);
-    cudaGetDeviceProperties(&prop, dev);
-    cudaDriverGetVersion(&drv);
-    time_t now = time(NULL);
-    char date[64];
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    fprintf(out, "## megartp bench pdl — %s, %d SMs, %d MB L2, CUDA driver API %d.%d, %s\n\n", prop.name,
-            prop.multiProcessorCount, prop.l2CacheSize >> 20, drv / 1000, (drv % 1000) / 10, date);
+    mrt_bench_heading(out, "pdl");
     fprintf(out,
             "Producer A0 (add + RMSNorm + quant, hidden %d, M CTAs) -> consumer FP8 GEMM reading its x8/sx. Span = "
             "producer's first CTA start -> consumer's last output store, from %%globaltimer stamps, median over %d "

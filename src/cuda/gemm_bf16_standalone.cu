@@ -93,14 +93,5 @@ extern "C" int mrt_gpu_gemm_bf16_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_bf16_a
     }
     g->kind = kind, g->tn = tn, g->split = split, g->stages = stages;
     g->grid = B * ntiles * nchunks * split, g->smem_bytes = smem, g->cluster = cluster;
-    if (cluster > 8) {
-        cudaFuncSetAttribute(g->kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-        cudaFuncSetAttribute(g->kernel_pdl, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-    }
-    cudaError_t e1 = cudaFuncSetAttribute(g->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    cudaError_t e2 = cudaFuncSetAttribute(g->kernel_pdl, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (e1 != cudaSuccess || e2 != cudaSuccess)
-        return mrt_gpu_fail(why, n, "gemm_bf16: cannot allow %d bytes of shared memory: %s", smem,
-                            cudaGetErrorString(e1 != cudaSuccess ? e1 : e2));
-    return 0;
+    return mrt_gemm_allow(g, "gemm_bf16", why, n);
 }

@@ -87,14 +87,5 @@ extern "C" int mrt_gpu_gemm_fp8_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_fp8_arg
     g->kernel_pdl = mrt_fp8_kernel<mrt_wait_griddep>(tn);
     g->kind = MRT_GEMM_FP8, g->tn = tn, g->split = split, g->stages = stages;
     g->grid = ntiles * nchunks * split, g->smem_bytes = smem, g->cluster = cluster;
-    if (cluster > 8) {
-        cudaFuncSetAttribute(g->kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-        cudaFuncSetAttribute(g->kernel_pdl, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-    }
-    cudaError_t e1 = cudaFuncSetAttribute(g->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    cudaError_t e2 = cudaFuncSetAttribute(g->kernel_pdl, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (e1 != cudaSuccess || e2 != cudaSuccess)
-        return mrt_gpu_fail(why, n, "gemm_fp8: cannot allow %d bytes of shared memory: %s", smem,
-                            cudaGetErrorString(e1 != cudaSuccess ? e1 : e2));
-    return 0;
+    return mrt_gemm_allow(g, "gemm_fp8", why, n);
 }

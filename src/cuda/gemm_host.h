@@ -23,6 +23,13 @@ int mrt_tmap_2d(void *tmap, const void *base, CUtensorMapDataType dt, int elem_b
  * memory is unavailable, then a stuck kernel traps without a record). */
 unsigned *mrt_gpu_diag(void);
 
+/* Lets both kernel variants of a planned GEMM use its shared memory (and clusters above 8
+ * CTAs); returns 0 or -1 with a message naming `what`. */
+int mrt_gemm_allow(const mrt_gpu_gemm *g, const char *what, char *why, size_t n);
+
+/* "## megartp bench <what> — device, SMs, L2, driver, date" and a blank line. */
+void mrt_bench_heading(FILE *out, const char *what);
+
 /* Device facts the planner needs (cached after the first call). */
 int mrt_gpu_num_sms(void);
 int mrt_gpu_smem_optin(void);

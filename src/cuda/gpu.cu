@@ -2,6 +2,7 @@
  * split-K / stage / tile-width choices, workspace layout and the launch. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "gemm_host.h"
 
@@ -309,4 +310,30 @@ extern "C" int mrt_gpu_gemm_run(const mrt_gpu_gemm *g, void *stream, int pdl, ch
     cudaError_t e = cudaLaunchKernelExC(&cfg, fn, params);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "gemm launch failed: %s", cudaGetErrorString(e));
     return 0;
+}
+
+int mrt_gemm_allow(const mrt_gpu_gemm *g, const char *what, char *why, size_t n) {
+    if (g->cluster > 8) {
+        cudaFuncSetAttribute(g->kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        cudaFuncSetAttribute(g->kernel_pdl, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    }
+    cudaError_t e1 = cudaFuncSetAttribute(g->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, g->smem_bytes);
+    cudaError_t e2 = cudaFuncSetAttribute(g->kernel_pdl, cudaFuncAttributeMaxDynamicSharedMemorySize, g->smem_bytes);
+    if (e1 != cudaSuccess || e2 != cudaSuccess)
+        return mrt_gpu_fail(why, n, "%s: cannot allow %d bytes of shared memory: %s", what, g->smem_bytes,
+                            cudaGetErrorString(e1 != cudaSuccess ? e1 : e2));
+    return 0;
+}
+
+void mrt_bench_heading(FILE *out, const char *what) {
+    cudaDeviceProp prop;
+    int dev = 0, drv = 0;
+    cudaGetDevice(&dev);
+    cudaGetDeviceProperties(&prop, dev);
+    cudaDriverGetVersion(&drv);
+    time_t now = time(NULL);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    fprintf(out, "## megartp bench %s — %s, %d SMs, %d MB L2, CUDA driver API %d.%d, %s\n\n", what, prop.name,
+            prop.multiProcessorCount, prop.l2CacheSize >> 20, drv / 1000, (drv % 1000) / 10, date);
 }
