@@ -190,6 +190,28 @@ static void test_shapes(mrt_context *ctx) {
     }
 }
 
+/* The critical-path placement beats roundrobin under the cost model it schedules by. */
+static void test_estimates(mrt_context *ctx) {
+    glm5_config c = glm5_config_glm5();
+    for (int tiling = 0; tiling < 2; tiling++) {
+        double est[2] = {0, 0};
+        for (int pol = 0; pol < 2; pol++) {
+            mrt_plan_opts o = mrt_plan_opts_default();
+            o.tiling = tiling ? MRT_TILING_SEED : MRT_TILING_DEFAULT;
+            o.workers = tiling ? 148 : 132;
+            o.policy = pol ? MRT_POLICY_CRITICAL_PATH : MRT_POLICY_ROUNDROBIN;
+            mrt_graph *g;
+            mrt_plan *p = build(ctx, &c, (glm5_shape){16, 2, 8192}, o, &g);
+            if (p) est[pol] = p->estimate_us;
+            mrt_plan_free(p);
+            mrt_graph_free(g);
+        }
+        printf("cost-model estimate (%s tiling): roundrobin %.1f us, critical-path %.1f us\n", tiling ? "seed" : "default",
+               est[0], est[1]);
+        CHECK(est[0] > 0 && est[1] > 0 && est[1] <= est[0], "critical-path %.1f us vs roundrobin %.1f us", est[1], est[0]);
+    }
+}
+
 /* --ops: a subgraph plans only those ops; tensors of left-out producers become inputs. */
 static void test_subgraph(mrt_context *ctx) {
     glm5_config c = glm5_config_glm5();
@@ -226,6 +248,7 @@ int main(void) {
     test_seed_plan(ctx);
     test_shapes(ctx);
     test_subgraph(ctx);
+    test_estimates(ctx);
     mrt_context_free(ctx);
     TEST_MAIN_END();
 }

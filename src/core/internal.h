@@ -232,6 +232,7 @@ struct mrt_plan {
     uint64_t *operands; /* [n_ops, 16]: filled when buffers are bound */
     double build_us;
     double phase_us[5]; /* validate, tile + lower, place, encode, verify */
+    double estimate_us; /* the step under the placement cost model (schedule.c) */
 };
 
 static inline const mrt_access *mrt_task_acc(const struct mrt_plan *p, const mrt_task *k) { return p->acc + k->acc0; }
@@ -242,6 +243,8 @@ int mrt_plan_pubinst(const mrt_plan *p, int task, int pub);
 mrt_status mrt_lower(mrt_plan *p);    /* tiles -> tasks, groups, events (lower.c) */
 mrt_status mrt_schedule(mrt_plan *p); /* tasks -> queues (schedule.c) */
 mrt_status mrt_encode(mrt_plan *p);   /* queues -> instruction tensor (isa.c) */
+mrt_status mrt_estimate(mrt_plan *p); /* the step under the cost model (schedule.c) */
+double mrt_task_cost_us(const mrt_task *k);
 
 double mrt_now_us(void);
 void *mrt_xcalloc(size_t n, size_t size);

@@ -132,6 +132,7 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
     }
     if ((s = mrt_plan_verify(p))) goto fail;
     p->build_us = mrt_now_us() - t0;
+    if ((s = mrt_estimate(p))) goto fail; /* not part of the build time: a report */
     p->phase_us[4] = mrt_now_us() - t5;
     *out = p;
     return MRT_OK;

@@ -77,14 +77,16 @@ static void print_table(const mrt_plan *p, FILE *f, const int *cfirst, const int
         for (int w = 0; w < p->workers; w++) n += p->queue_len[w] == len;
         if (n) fprintf(f, "  %d x %d", n, len);
     }
-    fprintf(f, "  (workers x instructions)\nbuild: %.1f us (validate %.0f, tile + lower %.0f, place %.0f, encode %.0f, "
+    fprintf(f, "  (workers x instructions)\ncost-model step estimate: %.1f us (fixed %.1f us a task plus its bytes at one SM's "
+               "share of 4.3 TB/s; for comparing placements)\n", p->estimate_us, mrt_task_cost_us(&(mrt_task){0}));
+    fprintf(f, "build: %.1f us (validate %.0f, tile + lower %.0f, place %.0f, encode %.0f, "
                "verify %.0f)\n", p->build_us, p->phase_us[0], p->phase_us[1], p->phase_us[2], p->phase_us[3],
             p->phase_us[4]);
 }
 
 static void print_json(const mrt_plan *p, FILE *f, const int *cfirst, const int *clist) {
-    fprintf(f, "{\"tasks\": %d, \"events\": %d, \"queue_shape\": [%d, %d, %d], \"build_us\": %.3f,\n", p->n_tasks,
-            p->n_events, p->workers, p->max_len, MRT_INSTR_WORDS, p->build_us);
+    fprintf(f, "{\"tasks\": %d, \"events\": %d, \"queue_shape\": [%d, %d, %d], \"build_us\": %.3f, \"estimate_us\": %.3f,\n",
+            p->n_tasks, p->n_events, p->workers, p->max_len, MRT_INSTR_WORDS, p->build_us, p->estimate_us);
     fprintf(f, " \"queue_lengths\": [");
     for (int w = 0; w < p->workers; w++) fprintf(f, "%s%d", w ? ", " : "", p->queue_len[w]);
     fprintf(f, "],\n \"ops\": [");

@@ -4,8 +4,9 @@
  * roundrobin (the article's): task i of the plan order goes to worker i % workers.
  * critical-path: list scheduling. A task's cost is an estimate of its time on one SM from
  * the bytes it moves; its rank is its cost plus the largest rank among the tasks that wait
- * for it (the longest remaining path). Repeatedly the ready task of highest rank goes to the
- * worker that frees up first. Tasks are picked only after their producers, so the pick order
+ * for it (the longest remaining path). Repeatedly the worker that frees up first takes, of
+ * the tasks whose producers are placed, the highest-ranked one that can start then (else
+ * the one whose inputs are ready first). Tasks are picked only after their producers, so the pick order
  * is topological and every queue, kept in pick order, follows it. */
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,8 @@ static void place_roundrobin(mrt_plan *p) {
 #define MRT_COST_FIXED_US 0.8
 #define MRT_SM_BYTES_PER_US (4.3e6 / 132.0)
 
-static double task_us(const mrt_task *k) { return MRT_COST_FIXED_US + k->cost / MRT_SM_BYTES_PER_US; }
+double mrt_task_cost_us(const mrt_task *k) { return MRT_COST_FIXED_US + k->cost / MRT_SM_BYTES_PER_US; }
+#define task_us mrt_task_cost_us
 
 /* Tasks a task waits for: the publishers of its events (every member of a group). */
 typedef struct deps {
@@ -78,37 +80,6 @@ static mrt_status build_deps(mrt_plan *p, deps *d) {
     return MRT_OK;
 }
 
-/* A max-heap of ready tasks by rank (ties: plan order, for reproducible plans). */
-typedef struct heap {
-    int *v, n;
-    const double *rank;
-} heap;
-
-static bool above(const heap *h, int a, int b) {
-    return h->rank[a] > h->rank[b] || (h->rank[a] == h->rank[b] && a < b);
-}
-static void heap_push(heap *h, int t) {
-    int i = h->n++;
-    h->v[i] = t;
-    while (i && above(h, h->v[i], h->v[(i - 1) / 2])) {
-        int u = (i - 1) / 2, x = h->v[i];
-        h->v[i] = h->v[u], h->v[u] = x, i = u;
-    }
-}
-static int heap_pop(heap *h) {
-    int top = h->v[0], i = 0;
-    h->v[0] = h->v[--h->n];
-    for (;;) {
-        int l = 2 * i + 1, r = l + 1, b = i;
-        if (l < h->n && above(h, h->v[l], h->v[b])) b = l;
-        if (r < h->n && above(h, h->v[r], h->v[b])) b = r;
-        if (b == i) break;
-        int x = h->v[i];
-        h->v[i] = h->v[b], h->v[b] = x, i = b;
-    }
-    return top;
-}
-
 static mrt_status place_critical_path(mrt_plan *p) {
     deps d = {0};
     mrt_status st = build_deps(p, &d);
@@ -117,8 +88,8 @@ static mrt_status place_critical_path(mrt_plan *p) {
     double *ready_at = calloc((size_t)n + 1, sizeof(double)), *free_at = calloc((size_t)p->workers, sizeof(double));
     int *missing = calloc((size_t)n + 1, sizeof(int)), *slots = calloc((size_t)p->workers, sizeof(int));
     int *succ_first = calloc((size_t)n + 2, sizeof(int)), *succ = NULL;
-    heap h = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank};
-    if (!st && (!rank || !finish || !ready_at || !free_at || !missing || !slots || !succ_first || !h.v))
+    int *ready = malloc(sizeof(int) * (size_t)(n + 1)), nready = 0;
+    if (!st && (!rank || !finish || !ready_at || !free_at || !missing || !slots || !succ_first || !ready))
         st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
     if (!st) { /* successors (CSR) from the predecessor lists; duplicates are harmless */
         for (int i = 0; i < n; i++)
@@ -144,16 +115,32 @@ static mrt_status place_critical_path(mrt_plan *p) {
         }
         for (int i = 0; i < n; i++) {
             missing[i] = d.first[i + 1] - d.first[i];
-            if (!missing[i]) heap_push(&h, i);
+            if (!missing[i]) ready[nready++] = i;
         }
         for (int placed = 0; placed < n; placed++) {
-            if (h.n == 0) {
+            if (nready == 0) {
                 st = mrt_fail(p->ctx, MRT_ERR_DEADLOCK, "placement: %d of %d tasks can never become ready", n - placed, n);
                 break;
             }
-            int t = heap_pop(&h), w = 0;
+            int w = 0;
             for (int k = 1; k < p->workers; k++)
                 if (free_at[k] < free_at[w]) w = k;
+            /* among the tasks that can start as soon as that worker frees up, the highest rank;
+             * if none can, the one ready first: a queue never sits idle behind a task waiting
+             * for inputs while another task could run (ties: plan order, reproducible) */
+            int best = -1;
+            bool best_now = false;
+            for (int r = 0; r < nready; r++) {
+                int c = ready[r];
+                bool now = ready_at[c] <= free_at[w];
+                if (best < 0 || (now && !best_now) ||
+                    (now == best_now && (now ? rank[c] > rank[ready[best]] || (rank[c] == rank[ready[best]] && c < ready[best])
+                                             : ready_at[c] < ready_at[ready[best]] ||
+                                                   (ready_at[c] == ready_at[ready[best]] && rank[c] > rank[ready[best]]))))
+                    best = r, best_now = now;
+            }
+            int t = ready[best];
+            ready[best] = ready[--nready];
             double start = free_at[w] > ready_at[t] ? free_at[w] : ready_at[t];
             finish[t] = start + task_us(&p->tasks[t]);
             free_at[w] = finish[t];
@@ -162,12 +149,67 @@ static mrt_status place_critical_path(mrt_plan *p) {
             for (int k = succ_first[t]; k < succ_first[t + 1]; k++) {
                 int s = succ[k];
                 if (finish[t] > ready_at[s]) ready_at[s] = finish[t];
-                if (--missing[s] == 0) heap_push(&h, s);
+                if (--missing[s] == 0) ready[nready++] = s;
             }
         }
     }
     free(d.first), free(d.list), free(rank), free(finish), free(ready_at), free(free_at);
-    free(missing), free(slots), free(succ_first), free(succ), free(h.v);
+    free(missing), free(slots), free(succ_first), free(succ), free(ready);
+    return st;
+}
+
+/* The step under the cost model: each worker runs its queue in order; a task starts when
+ * its worker is free and the producers of its events have published (a group's publication
+ * when its last member finishes). Any placement can be compared this way without a GPU. */
+mrt_status mrt_estimate(mrt_plan *p) {
+    int n = p->n_tasks;
+    double *finish = calloc((size_t)n + 1, sizeof(double)), *pub = calloc((size_t)p->n_pubs + 1, sizeof(double));
+    double *free_at = calloc((size_t)p->workers, sizeof(double));
+    int *head = calloc((size_t)p->workers, sizeof(int)), *left = calloc((size_t)p->n_groups + 1, sizeof(int));
+    int *at = malloc(sizeof(int) * ((size_t)p->workers * p->max_len + 1));
+    bool *done = calloc((size_t)n + 1, 1);
+    mrt_status st = MRT_OK;
+    if (!finish || !pub || !free_at || !head || !left || !at || !done)
+        st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "estimate: out of memory");
+    for (int i = 0; !st && i < p->workers * p->max_len; i++) at[i] = -1;
+    for (int t = 0; !st && t < n; t++) at[p->tasks[t].worker * p->max_len + p->tasks[t].slot] = t;
+    for (int g = 0; !st && g < p->n_groups; g++) left[g] = p->groups[g].members;
+    double span = 0;
+    for (int placed = 0, progress = 1; !st && placed < n && progress;) {
+        progress = 0;
+        for (int w = 0; w < p->workers; w++)
+            while (head[w] < p->max_len) {
+                int t = at[w * p->max_len + head[w]];
+                if (t < 0) {
+                    head[w]++;
+                    continue;
+                }
+                const mrt_task *k = &p->tasks[t];
+                double ready = free_at[w];
+                bool ok = true;
+                for (int j = 0; j < k->n_wait && ok; j++) {
+                    const mrt_event *e = &p->events[k->wait[j].event];
+                    for (int i = 0; i < e->n_prod && ok; i++) {
+                        int inst = p->ev_prod[e->prod0 + i];
+                        const mrt_pubinst *q = &p->pubs[inst];
+                        ok = q->task >= 0 ? done[q->task] : left[q->group] == 0;
+                        if (ok && pub[inst] > ready) ready = pub[inst];
+                    }
+                }
+                if (!ok) break;
+                finish[t] = free_at[w] = ready + task_us(k);
+                done[t] = true;
+                if (finish[t] > span) span = finish[t];
+                if (k->group >= 0) left[k->group]--;
+                for (int a = 0; a < 8; a++) { /* a group's publication: when its last member finishes */
+                    int inst = mrt_plan_pubinst(p, t, a);
+                    if (inst >= 0 && finish[t] > pub[inst]) pub[inst] = finish[t];
+                }
+                head[w]++, placed++, progress = 1;
+            }
+    }
+    p->estimate_us = span;
+    free(finish), free(pub), free(free_at), free(head), free(left), free(at), free(done);
     return st;
 }
 
