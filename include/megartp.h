@@ -101,6 +101,7 @@ mrt_tensor *mrt_graph_find_tensor(const mrt_graph *g, const char *name);
 const char *mrt_op_name(const mrt_op *op);
 const char *mrt_op_kind(const mrt_op *op);
 const char *mrt_tensor_name(const mrt_tensor *t);
+int mrt_tensor_id(const mrt_tensor *t); /* its index: buffers[] of the executors use it */
 mrt_dtype mrt_tensor_dtype(const mrt_tensor *t);
 mrt_role mrt_tensor_role(const mrt_tensor *t);
 int mrt_tensor_ndim(const mrt_tensor *t);

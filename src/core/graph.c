@@ -204,6 +204,7 @@ mrt_tensor *mrt_graph_find_tensor(const mrt_graph *g, const char *name) {
 const char *mrt_op_name(const mrt_op *op) { return op->name; }
 const char *mrt_op_kind(const mrt_op *op) { return mrt_op_class_get(op->kind)->name; }
 const char *mrt_tensor_name(const mrt_tensor *t) { return t->name; }
+int mrt_tensor_id(const mrt_tensor *t) { return t->id; }
 mrt_dtype mrt_tensor_dtype(const mrt_tensor *t) { return t->dtype; }
 mrt_role mrt_tensor_role(const mrt_tensor *t) { return t->role; }
 int mrt_tensor_ndim(const mrt_tensor *t) { return t->ndim; }

@@ -79,6 +79,10 @@ static mrt_status bind(exec *x, void *const *buffers) {
         }
         if (!used) continue;
         bool must_give = pt->t.role != MRT_ROLE_WORKSPACE || pt->planned_input;
+        if (given && pt->partials > 1)
+            return mrt_fail(x->ctx, MRT_ERR_INVALID,
+                            "tensor %s is written as %d split-K partials by this plan's tiling: give it the workspace "
+                            "role (the executor owns it) or plan its producer without a split", pt->t.name, pt->partials);
         if (given) {
             x->buf[t] = given;
             continue;
