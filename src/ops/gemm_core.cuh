@@ -424,6 +424,28 @@ static __device__ __forceinline__ void mrt_gemm_watchdog(const mrt_gemm_tile &t,
     }
 }
 
+/* One warp gathers sx[m, kb] for this tile's tokens and K range into sxs[kb_local][m_local];
+ * rows past M read as 0 (their outputs are never stored). Lanes walk kb fastest (coalesced),
+ * 16 loads in flight per lane. Shared by the activation loader and the unified loader. */
+template <int TN>
+static __device__ __forceinline__ void mrt_gemm_gather_sx(const mrt_gemm_tile &t, const mrt_gemm_args &a, float *sxs,
+                                                          int lane) {
+    const int total = TN * t.nkb;
+    for (int base = lane; base < total; base += 32 * 16) {
+        float v[16];
+#pragma unroll
+        for (int u = 0; u < 16; u++) {
+            int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb, m = t.m0 + ml;
+            v[u] = idx < total && m < a.M ? a.sx[(long long)m * a.sx_ld + t.kb0 + kl] : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < 16; u++) {
+            int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb;
+            if (idx < total) sxs[kl * TN + ml] = v[u];
+        }
+    }
+}
+
 /* ---- role: aload (activations and their scales; the only role that waits) ------------ */
 
 template <int KIND, int TN, class Wait>
@@ -447,22 +469,7 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
         }
     }
     if (K_::SCALED) {
-        /* sx[m, kb] for this tile's tokens and K range -> sxs[kb_local][m_local]; rows past M
-         * read as 0 (their outputs are never stored). Lanes walk kb fastest (coalesced). */
-        const int total = TN * t.nkb;
-        for (int base = lane; base < total; base += 32 * 16) { /* 16 loads in flight per lane */
-            float v[16];
-#pragma unroll
-            for (int u = 0; u < 16; u++) {
-                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb, m = t.m0 + ml;
-                v[u] = idx < total && m < a.M ? a.sx[(long long)m * a.sx_ld + t.kb0 + kl] : 0.0f;
-            }
-#pragma unroll
-            for (int u = 0; u < 16; u++) {
-                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb;
-                if (idx < total) sxs[kl * TN + ml] = v[u];
-            }
-        }
+        mrt_gemm_gather_sx<TN>(t, a, sxs, lane);
         __syncwarp();
         if (lane == 0) mrt_mbar_arrive(b.scales()); /* release: orders the stores above */
     }
@@ -565,20 +572,7 @@ static __device__ __forceinline__ void mrt_gemm_load_unified(const mrt_gemm_tile
     }
     if (K_::SCALED) {
         for (int kl = lane; kl < t.nkb; kl += 32) sws[kl] = __ldg(a.sw + (long long)(t.n0 / 128) * a.sw_ld + t.kb0 + kl);
-        const int total = TN * t.nkb;
-        for (int base = lane; base < total; base += 32 * 16) {
-            float v[16];
-#pragma unroll
-            for (int u = 0; u < 16; u++) {
-                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb, m = t.m0 + ml;
-                v[u] = idx < total && m < a.M ? a.sx[(long long)m * a.sx_ld + t.kb0 + kl] : 0.0f;
-            }
-#pragma unroll
-            for (int u = 0; u < 16; u++) {
-                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb;
-                if (idx < total) sxs[kl * TN + ml] = v[u];
-            }
-        }
+        mrt_gemm_gather_sx<TN>(t, a, sxs, lane);
         __syncwarp();
         if (lane == 0) mrt_mbar_arrive(b.scales()), mrt_mbar_arrive(b.scales());
     }
