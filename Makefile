@@ -7,6 +7,7 @@ NVCC    ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>
 BUILD   := build
 CFLAGS  := -std=c11 -O2 -g -Wall -Wextra -Werror -Iinclude -Isrc -Isrc/core -Isrc/cpu -Isrc/ops -Isrc/cuda -Imodels $(EXTRA_CFLAGS)
 LDLIBS  := -lm -lpthread
+comma   := ,
 
 LIB_SRC := $(wildcard src/core/*.c src/ops/*.c src/cpu/*.c models/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -14,12 +15,15 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 ifneq ($(NVCC),)
-CUDA_HOME   := $(patsubst %/bin/nvcc,%,$(NVCC))
+# Library directories as nvcc itself reports them: nvcc may be a wrapper script outside the
+# toolkit (CI has /usr/local/bin/nvcc), so its own path says nothing about where libcudart is.
+# The driver stubs are left out: megartp reaches the driver through the runtime's entry points.
+CUDA_LIBDIRS := $(filter-out %/stubs,$(shell $(NVCC) --dryrun -o /dev/null none.o 2>&1 | sed -n 's/^\#\$$ LIBRARIES=//p' | tr -d '"'))
 NVCCFLAGS   := -std=c++17 -O3 -g -lineinfo -gencode=arch=compute_90a,code=sm_90a -Iinclude -Isrc -Isrc/core -Isrc/cpu -Isrc/ops -Isrc/cuda -Imodels \
                -Xcompiler -Wall,-Wextra,-Werror --expt-relaxed-constexpr $(EXTRA_NVCCFLAGS)
 CUDA_SRC    := $(wildcard src/cuda/*.cu)
 CUDA_OBJ    := $(if $(CUDA_SRC),$(CUDA_SRC:%.cu=$(BUILD)/%.o),$(BUILD)/src/cuda/no_cuda.o)
-CUDA_LDLIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart -lcuda -lcublasLt -lstdc++
+CUDA_LDLIBS := $(CUDA_LIBDIRS) $(patsubst -L%,-Wl$(comma)-rpath$(comma)%,$(CUDA_LIBDIRS)) -lcudart -lcublasLt -lstdc++
 GPU_TEST_SRC := $(wildcard tests/gpu/test_*.cu)
 GPU_TEST_BIN := $(GPU_TEST_SRC:tests/gpu/%.cu=$(BUILD)/tests/gpu/%)
 else
