@@ -24,6 +24,7 @@ NVCCFLAGS   := -std=c++17 -O3 -g -lineinfo -gencode=arch=compute_90a,code=sm_90a
 CUDA_SRC    := $(wildcard src/cuda/*.cu)
 CUDA_OBJ    := $(if $(CUDA_SRC),$(CUDA_SRC:%.cu=$(BUILD)/%.o),$(BUILD)/src/cuda/no_cuda.o)
 CUDA_LDLIBS := $(CUDA_LIBDIRS) $(patsubst -L%,-Wl$(comma)-rpath$(comma)%,$(CUDA_LIBDIRS)) -lcudart -lcublasLt -lstdc++
+NVCC_LDLIBS := $(CUDA_LIBDIRS) -lcublasLt
 GPU_TEST_SRC := $(wildcard tests/gpu/test_*.cu)
 GPU_TEST_BIN := $(GPU_TEST_SRC:tests/gpu/%.cu=$(BUILD)/tests/gpu/%)
 else
@@ -63,7 +64,7 @@ $(BUILD)/tests/%: tests/%.c tests/testing.h $(BUILD)/libmegartp.a
 
 $(BUILD)/tests/gpu/%: tests/gpu/%.cu $(BUILD)/libmegartp.a
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Itests $< $(BUILD)/libmegartp.a $(CUDA_LDLIBS) -o $@
+	$(NVCC) $(NVCCFLAGS) -Itests $< $(BUILD)/libmegartp.a $(NVCC_LDLIBS) -o $@
 
 test: all
 	@sh scripts/test-deps.sh
