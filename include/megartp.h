@@ -154,9 +154,11 @@ mrt_status mrt_plan_print(const mrt_plan *p, FILE *f, int json);
 
 /* ---- traces ------------------------------------------------------------------------ */
 
-/* A trace of one step: per task, its worker track and phase stamps (us from the step's
- * start). Executors fill it; megartp writes Chrome trace-event JSON (Perfetto,
- * chrome://tracing) and a self-contained HTML timeline, with the metrics below. */
+/* A trace of one step. Task traces (cpu, mega): per plan task, its worker track and phase
+ * stamps. CTA traces (the stream executors serial, cmp): per kernel launch its op, stream and
+ * kernel name, and per CTA its SM and start / inputs-ready / end stamps. Times are in us on
+ * one clock. megartp writes Chrome trace-event JSON (Perfetto, chrome://tracing) and a
+ * self-contained HTML timeline, with the metrics below. */
 typedef struct mrt_trace mrt_trace;
 
 typedef enum mrt_phase {
@@ -170,17 +172,29 @@ typedef enum mrt_phase {
 
 typedef struct mrt_trace_metrics {
     double span_us;         /* first stamp to last */
-    double active_ratio;    /* busy time of all tracks / (span x tracks) */
-    double gap_median_us;   /* gaps between ops' intervals (no op running anywhere) */
-    double gap_total_us, gap_pct;
-    int critical_len;       /* tasks on the critical path through the events */
-    double critical_us;     /* its length */
+    double active_ratio;    /* busy time of all tracks / (span x tracks); busy: an instruction
+                               from input ready to published, a CTA from start to end */
+    int gap_count;          /* gaps: stretches where no unit runs anywhere; units are ops in a
+                               task trace, kernel launches in a CTA trace */
+    double gap_median_us, gap_total_us, gap_pct;
+    int critical_len;       /* tasks (through the events) or kernel launches (through stream
+                               order and data dependences) on the critical path */
+    double critical_us;     /* its length: first start to last end */
 } mrt_trace_metrics;
 
 mrt_trace *mrt_trace_new(mrt_plan *p, const char *executor);
 void mrt_trace_free(mrt_trace *t);
 /* Records task `task` on track `track` with its MRT_PH_COUNT stamps. */
 void mrt_trace_add(mrt_trace *t, int task, int track, const double *stamps);
+/* CTA traces: a kernel launch of graph op `op` on `stream`, in issue order; returns its
+ * number, or -1 (bad op or stream, out of memory). */
+int mrt_trace_add_launch(mrt_trace *t, int op, int stream, const char *kernel);
+/* A CTA of launch `launch` ran on SM `sm` from start to end; its inputs were ready at `ready`
+ * (its PDL wait returned; pass start where it waited for nothing). */
+void mrt_trace_add_cta(mrt_trace *t, int launch, int sm, double start, double ready, double end);
+/* Tracks the active ratio divides by (the device's SMs, the plan's workers); default: the
+ * highest track seen + 1. */
+void mrt_trace_set_tracks(mrt_trace *t, int tracks);
 mrt_trace_metrics mrt_trace_get_metrics(const mrt_trace *t);
 /* Prints the metrics, per-op timings and the critical path for people. */
 void mrt_trace_print(const mrt_trace *t, FILE *f);
@@ -233,6 +247,14 @@ mrt_status mrt_gpu_cmp_step(mrt_gpu_exec *x, int copy);
  * reports the worker, instruction, event, expected and seen count. */
 mrt_status mrt_gpu_mega_step(mrt_gpu_exec *x, int copy, int reload);
 mrt_status mrt_gpu_sync(mrt_gpu_exec *x);
+/* Runs executor "serial", "cmp" or "mega" on copy `copy` with trace stamps on (a warm step,
+ * then the recorded one) and records the step into t, made by mrt_trace_new for x's plan.
+ * serial and cmp: every CTA of every kernel stamps %globaltimer at its start, when its
+ * producer wait returns and at its end (SM tracks, one track per stream); their untraced
+ * steps pass NULL records, so stamping costs one branch a kernel. mega: the traced
+ * instantiation of the megakernel stamps each instruction's phases (worker tracks); the
+ * untraced one has no stamp code. Synchronous. */
+mrt_status mrt_gpu_trace_step(mrt_gpu_exec *x, const char *executor, int copy, mrt_trace *t);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,21 @@ mrt_status glm5_bind(const mrt_graph *g, const glm5_host *h, void **buffers) {
     return MRT_OK;
 }
 
+mrt_status glm5_upload(mrt_gpu_exec *x, const mrt_graph *g, const glm5_host *h, int copies) {
+    for (int t = 0; t < mrt_graph_num_tensors(g); t++) {
+        const mrt_tensor *tt = mrt_graph_tensor(g, t);
+        void *b = glm5_host_buffer(h, mrt_tensor_name(tt));
+        if (!b) continue;
+        mrt_role r = mrt_tensor_role(tt);
+        int n = r == MRT_ROLE_WEIGHT || r == MRT_ROLE_CACHE ? copies : 1;
+        for (int c = 0; c < n; c++) {
+            mrt_status st = mrt_gpu_upload(x, t, c, b);
+            if (st) return st;
+        }
+    }
+    return MRT_OK;
+}
+
 static double rel_err_bf16(const uint16_t *a, const uint16_t *b, size_t n, double *max_abs) {
     double num = 0, den = 0;
     *max_abs = 0;

@@ -11,6 +11,9 @@ extern "C" {
 
 /* buffers[t] = the host buffer of graph tensor t (NULL for workspaces). */
 mrt_status glm5_bind(const mrt_graph *g, const glm5_host *h, void **buffers);
+/* Uploads every tensor h holds to the GPU executor x: weights and caches into each of the
+ * first `copies` copies (benchmarks rotate through them), everything else once. */
+mrt_status glm5_upload(mrt_gpu_exec *x, const mrt_graph *g, const glm5_host *h, int copies);
 
 typedef struct glm5_check_summary {
     double rel_r_new, rel_qmla, rel_logits, topk_overlap, topk_worst_row, topk_overlap_ties;

@@ -1,12 +1,7 @@
 #!/bin/bash
 # One device run for the prefix on the GPU: build, GPU tests, compute-sanitizer, benchmarks.
 # Logs go to $OUT (the device tool's return folder) or /tmp/out. Every step has a timeout.
-set -u
-cd "$(dirname "$0")/.."
-O=${OUT:-/tmp/out}; mkdir -p "$O"
-export PATH=/usr/local/cuda/bin:$PATH
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$O/device.txt"
-git log -1 --format=%H > "$O/commit.txt" 2>/dev/null
+. "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 make -j16 all > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
 echo "build $((SECONDS - t0)) s"

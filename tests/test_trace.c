@@ -4,6 +4,8 @@
  * the rendered DOM and takes a screenshot, trace.png beside the test binary). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +100,111 @@ static char *slurp(FILE *f) {
     return b;
 }
 
+static const char *chromium_flags = "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+                                     "--disable-background-networking --disable-component-update --disable-sync "
+                                     "--user-data-dir=/tmp/mrt-chromium-profile";
+
+/* Loads the page in headless Chromium and checks that its timeline drew `want` slices. */
+static void rendered(const char *html, int want_slices) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "chromium %s --dump-dom \"file://$(realpath %s)\" 2>/dev/null", chromium_flags, html);
+    FILE *pp = popen(cmd, "r"); /* a pipe cannot seek: read it in a loop */
+    size_t cap = 1 << 22, n = 0;
+    char *dom = malloc(cap);
+    while (dom && pp && n + 1 < cap) {
+        size_t k = fread(dom + n, 1, cap - 1 - n, pp);
+        if (!k) break;
+        n += k;
+    }
+    if (dom) dom[n] = 0;
+    if (pp) pclose(pp);
+    char want[64];
+    snprintf(want, sizeof want, "data-rendered=\"%d\"", want_slices);
+    CHECK(dom && strstr(dom, want), "Chromium rendered all %d slices of %s (is the Debian chromium package installed?)",
+          want_slices, html);
+    free(dom);
+}
+
+static bool parse_json(mrt_trace *tr, int *slices) {
+    FILE *f = tmpfile();
+    if (!f || mrt_trace_write_json(tr, f) != MRT_OK) return false;
+    char *json = slurp(f);
+    fclose(f);
+    jp j = {json ? json : "", 0};
+    bool ok = json && value(&j);
+    ws(&j);
+    ok = ok && *j.s == 0 && strstr(json, "\"process_name\"") && strstr(json, "\"SMs\"") && strstr(json, "\"streams\"");
+    *slices = j.slices;
+    free(json);
+    return ok;
+}
+
+static int op_id(mrt_plan *p, const char *name) {
+    mrt_op *op = mrt_graph_find_op(p->g, name);
+    return op ? op->id : -1;
+}
+
+/* CTA traces (the stream executors' shape of trace) with known answers: a serial chain with
+ * 2 us gaps between kernels, and a two-stream step whose critical path runs through the
+ * longer branch. */
+static void cta_traces(mrt_plan *p, const char *html) {
+    /* serial: launch i of plan op i holds SMs 0 .. 3i+1 over [10i, 10i + 8] */
+    mrt_trace *tr = mrt_trace_new(p, "serial");
+    mrt_trace_set_tracks(tr, 132);
+    int n = p->n_ops, ctas = 0;
+    double busy = 0;
+    for (int i = 0; i < n; i++) {
+        int l = mrt_trace_add_launch(tr, p->ops[i], 0, i % 2 ? "gemm" : "epilogue");
+        CHECK(l == i, "launch %d numbered %d", i, l);
+        for (int c = 0; c < 3 * i + 2; c++, ctas++) mrt_trace_add_cta(tr, l, c, 10.0 * i, 10.0 * i + 0.5, 10.0 * i + 8);
+        busy += (3 * i + 2) * 8.0;
+    }
+    mrt_trace_metrics m = mrt_trace_get_metrics(tr);
+    double span = 10.0 * (n - 1) + 8;
+    CHECK(fabs(m.span_us - span) < 1e-9, "serial span %.3f, want %.3f", m.span_us, span);
+    CHECK(m.gap_count == n - 1 && fabs(m.gap_median_us - 2) < 1e-9 && fabs(m.gap_total_us - 2.0 * (n - 1)) < 1e-9,
+          "gaps: %d, median %.3f, total %.3f (want %d of 2 us)", m.gap_count, m.gap_median_us, m.gap_total_us, n - 1);
+    CHECK(fabs(m.active_ratio - busy / (span * 132)) < 1e-9, "active SM ratio %.6f, want %.6f", m.active_ratio,
+          busy / (span * 132));
+    CHECK(m.critical_len == n && fabs(m.critical_us - span) < 1e-9, "serial critical path: %d launches, %.3f us",
+          m.critical_len, m.critical_us);
+    mrt_trace_print(tr, stdout);
+    int slices = 0;
+    CHECK(parse_json(tr, &slices), "serial CTA trace JSON parses and names its processes");
+    CHECK(slices == ctas + n, "%d slices: one per CTA (%d) and per launch (%d)", slices, ctas, n);
+    FILE *hf = fopen(html, "w");
+    CHECK(hf && mrt_trace_write_html(tr, hf) == MRT_OK, "HTML written to %s", html);
+    if (hf) fclose(hf);
+    rendered(html, ctas + n); /* SM rows and stream rows */
+    mrt_trace_free(tr);
+
+    /* cmp: A0 then B0 on stream 0, C0 (long) on stream 1, D1 needs both (on stream 0) */
+    int a0 = op_id(p, "A0"), b0 = op_id(p, "B0"), c0 = op_id(p, "C0"), d1 = op_id(p, "D1");
+    if (!CHECK(a0 >= 0 && b0 >= 0 && c0 >= 0 && d1 >= 0, "ops A0 B0 C0 D1 in the plan")) return;
+    tr = mrt_trace_new(p, "cmp");
+    int la = mrt_trace_add_launch(tr, a0, 0, "a0"), lb = mrt_trace_add_launch(tr, b0, 0, "gemm");
+    int lc = mrt_trace_add_launch(tr, c0, 1, "gemm"), ld = mrt_trace_add_launch(tr, d1, 0, "gemm");
+    mrt_trace_add_cta(tr, la, 0, 0, 0, 4);
+    mrt_trace_add_cta(tr, lb, 1, 3, 4.2, 14); /* PDL: started before A0 ended */
+    mrt_trace_add_cta(tr, lb, 2, 3, 4.2, 13);
+    mrt_trace_add_cta(tr, lc, 3, 5, 5, 25);
+    mrt_trace_add_cta(tr, ld, 1, 25, 25, 30);
+    m = mrt_trace_get_metrics(tr);
+    CHECK(m.critical_len == 3 && fabs(m.critical_us - 30) < 1e-9,
+          "cmp critical path A0 -> C0 -> D1: %d launches, %.3f us", m.critical_len, m.critical_us);
+    CHECK(m.gap_count == 0 && m.gap_total_us == 0, "no gap between overlapping kernels (%d)", m.gap_count);
+    CHECK(fabs(m.active_ratio - (4 + 11 + 10 + 20 + 5) / (30.0 * 4)) < 1e-9, "active ratio %.6f over 4 SMs",
+          m.active_ratio);
+    char buf[4096] = {0};
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    mrt_trace_print(tr, f);
+    fclose(f);
+    fputs(buf, stdout);
+    CHECK(strstr(buf, "A0.a0 -> C0.gemm -> D1.gemm") != NULL, "the printed critical path names A0.a0 -> C0.gemm -> D1.gemm");
+    CHECK(parse_json(tr, &slices) && slices == 5 + 4, "cmp trace JSON: %d slices (want 9)", slices);
+    mrt_trace_free(tr);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     char dir[512] = ".", html[600], png[600];
@@ -150,28 +257,10 @@ int main(int argc, char **argv) {
     f = fopen(html, "w");
     CHECK(f && mrt_trace_write_html(tr, f) == MRT_OK, "HTML written to %s", html);
     if (f) fclose(f);
+    rendered(html, p->n_tasks);
     char cmd[4096];
-    const char *flags = "--headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-                        "--disable-background-networking --disable-component-update --disable-sync "
-                        "--user-data-dir=/tmp/mrt-chromium-profile";
-    snprintf(cmd, sizeof cmd, "chromium %s --dump-dom \"file://$(realpath %s)\" 2>/dev/null", flags, html);
-    FILE *pp = popen(cmd, "r"); /* a pipe cannot seek: read it in a loop */
-    size_t cap = 1 << 22, n = 0;
-    char *dom = malloc(cap);
-    while (dom && pp && n + 1 < cap) {
-        size_t k = fread(dom + n, 1, cap - 1 - n, pp);
-        if (!k) break;
-        n += k;
-    }
-    if (dom) dom[n] = 0;
-    if (pp) pclose(pp);
-    char want[64];
-    snprintf(want, sizeof want, "data-rendered=\"%d\"", p->n_tasks);
-    CHECK(dom && strstr(dom, want), "Chromium rendered all %d slices (is the Debian chromium package installed?)",
-          p->n_tasks);
-    free(dom);
     snprintf(cmd, sizeof cmd, "rm -f %s; chromium %s --screenshot=%s --window-size=1280,1000 \"file://$(realpath %s)\" "
-                              ">/dev/null 2>&1", png, flags, png, html);
+                              ">/dev/null 2>&1", png, chromium_flags, png, html);
     int rc = system(cmd);
     FILE *img = fopen(png, "rb");
     long size = 0;
@@ -184,6 +273,8 @@ int main(int argc, char **argv) {
     printf("timeline: %s, screenshot: %s (%ld bytes)\n", html, png, size);
 
     mrt_trace_free(tr);
+    snprintf(html, sizeof html, "%s/trace-cta.html", dir);
+    cta_traces(p, html);
     glm5_host_free(&h);
     mrt_plan_free(p);
     mrt_graph_free(g);

@@ -30,8 +30,10 @@ static const char *usage =
     "           consumer-end span, after checking PDL-on bytes = PDL-off bytes\n"
     "  trace    run one step with stamps and write a Chrome trace (-o FILE.json, opens in\n"
     "           Perfetto) and an HTML timeline (--html FILE.html); prints span, active ratio,\n"
-    "           gaps, per-op times and the critical path (--backend cpu; the GPU executors'\n"
-    "           in-kernel stamps are not built yet)\n"
+    "           gaps, per-op times and the critical path. --backend cpu (tasks on worker\n"
+    "           tracks, host time), serial or cmp (every CTA on its SM's track from in-kernel\n"
+    "           %globaltimer stamps, a track per stream), mega (each instruction's phases on\n"
+    "           its worker's track; the megakernel runs A0-only plans so far: --ops A0)\n"
     "  help     this text\n"
     "\n"
     "shape:\n"
@@ -54,8 +56,8 @@ static const char *usage =
     "trace:\n"
     "  -o FILE          Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  --html FILE      self-contained HTML timeline (wheel zooms, drag pans)\n"
-    "run:\n"
-    "  --backend B      cpu (default)\n"
+    "run, trace:\n"
+    "  --backend B      run: cpu (default); trace: cpu (default), serial, cmp, mega\n"
     "  --seed S         seed of the random weights, inputs and cache history (default 1)\n"
     "  --interleavings N  cpu: run N seeded random interleavings and require identical\n"
     "                   bytes (default 1)\n"
@@ -286,34 +288,48 @@ static int cmd_bench(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     return rc;
 }
 
+/* One traced step: cpu (the interpreter's order, in host time) or a GPU executor (in-kernel
+ * %globaltimer stamps: src/cuda/trace_gpu.cu). */
 static int cmd_trace(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
-    if (strcmp(c->backend, "cpu")) {
-        fprintf(stderr, "megartp trace: backend \"%s\" cannot be traced yet (cpu); the GPU executors' in-kernel "
-                        "stamps are issue [G]'s next step\n", c->backend);
+    bool cpu = !strcmp(c->backend, "cpu");
+    if (!cpu && strcmp(c->backend, "serial") && strcmp(c->backend, "cmp") && strcmp(c->backend, "mega")) {
+        fprintf(stderr, "megartp trace: unknown backend \"%s\" (cpu, serial, cmp, mega)\n", c->backend);
         return 2;
     }
     if (!c->json_out && !c->html_out) {
         fprintf(stderr, "megartp trace: give -o FILE.json and/or --html FILE.html\n");
         return 2;
     }
+    char why[256];
+    if (!cpu && !mrt_gpu_available(why, sizeof why)) {
+        fprintf(stderr, "megartp trace: --backend %s needs a GPU: %s\n", c->backend, why);
+        return 1;
+    }
     mrt_graph *g = NULL;
     mrt_plan *p = NULL;
     glm5_host h = {0};
     mrt_trace *tr = NULL;
+    mrt_gpu_exec *x = NULL;
     int rc = 1;
     mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
     if (!s) s = mrt_plan_build(g, &c->plan, &p);
     if (!s) s = glm5_host_random(ctx, cfg, &c->shape, c->seed, &h);
     if (!s && !(tr = mrt_trace_new(p, c->backend))) s = MRT_ERR_NOMEM;
-    if (!s) {
+    if (!s && cpu) {
         void *bufs[MRT_MAX_TENSORS] = {0};
         glm5_bind(g, &h, bufs);
         mrt_cpu_opts o = mrt_cpu_opts_default();
         o.seed = c->seed, o.trace = tr;
         s = mrt_cpu_run(p, bufs, &o);
+    } else if (!s) {
+        s = mrt_gpu_exec_new(p, 1, &x);
+        if (!s) s = glm5_upload(x, g, &h, 1);
+        if (!s) s = mrt_gpu_trace_step(x, c->backend, 0, tr);
     }
     if (s) fprintf(stderr, "megartp trace: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
     else {
+        printf("glm5-prefix (%s): M %d, batch %d, kv %d, %s executor\n", c->model, c->shape.m, c->shape.batch,
+               c->shape.kv, c->backend);
         mrt_trace_print(tr, stdout);
         rc = 0;
         const char *paths[2] = {c->json_out, c->html_out};
@@ -328,6 +344,7 @@ static int cmd_trace(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
             if (f) fclose(f);
         }
     }
+    mrt_gpu_exec_free(x);
     mrt_trace_free(tr);
     glm5_host_free(&h);
     mrt_plan_free(p);

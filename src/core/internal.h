@@ -249,6 +249,9 @@ double mrt_task_cost_us(const mrt_task *k);
 double mrt_now_us(void);
 void *mrt_xcalloc(size_t n, size_t size);
 
+/* The plan a trace was made for. */
+const mrt_plan *mrt_trace_plan(const mrt_trace *t);
+
 #ifdef __cplusplus
 }
 #endif

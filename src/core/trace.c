@@ -7,10 +7,21 @@
 
 #include "internal.h"
 
+/* One record: a plan task on its worker (cpu, mega), or one CTA of a kernel launch on its
+ * SM (serial, cmp). Phases of a CTA: visible = weights = start, input = ready (its PDL wait
+ * returned), computed = published = end. */
 typedef struct rec {
-    int task, track;
+    int task;   /* plan task, -1 for a CTA */
+    int op;     /* graph op id */
+    int launch; /* kernel launch of a CTA, -1 for a task */
+    int track;  /* worker or SM */
     double t[MRT_PH_COUNT];
 } rec;
+
+typedef struct launch {
+    int op, stream;
+    char kernel[24];
+} launch;
 
 struct mrt_trace {
     mrt_plan *p;
@@ -18,6 +29,9 @@ struct mrt_trace {
     int n, cap;
     rec *r;
     int *by_task; /* task -> record, -1 if none */
+    launch *l;
+    int nl, capl;
+    int tracks; /* set by mrt_trace_set_tracks; 0: highest track + 1 */
 };
 
 mrt_trace *mrt_trace_new(mrt_plan *p, const char *executor) {
@@ -39,21 +53,59 @@ void mrt_trace_free(mrt_trace *t) {
     if (!t) return;
     free(t->r);
     free(t->by_task);
+    free(t->l);
     free(t);
 }
 
-void mrt_trace_add(mrt_trace *t, int task, int track, const double *stamps) {
-    if (!t || task < 0 || task >= t->p->n_tasks) return;
+const mrt_plan *mrt_trace_plan(const mrt_trace *t) { return t ? t->p : NULL; }
+
+void mrt_trace_set_tracks(mrt_trace *t, int tracks) {
+    if (t && tracks >= 0) t->tracks = tracks;
+}
+
+static rec *new_rec(mrt_trace *t) {
     if (t->n == t->cap) {
         int cap = t->cap ? 2 * t->cap : 1024;
         rec *q = realloc(t->r, sizeof(rec) * (size_t)cap);
-        if (!q) return; /* a trace is best effort: a record lost, not a failed step */
+        if (!q) return NULL; /* a trace is best effort: a record lost, not a failed step */
         t->r = q, t->cap = cap;
     }
-    rec *r = &t->r[t->n];
-    r->task = task, r->track = track;
+    return &t->r[t->n++];
+}
+
+void mrt_trace_add(mrt_trace *t, int task, int track, const double *stamps) {
+    if (!t || !stamps || task < 0 || task >= t->p->n_tasks || track < 0) return;
+    rec *r = new_rec(t);
+    if (!r) return;
+    r->task = task, r->op = t->p->tasks[task].op, r->launch = -1, r->track = track;
     memcpy(r->t, stamps, sizeof r->t);
-    t->by_task[task] = t->n++;
+    t->by_task[task] = t->n - 1;
+}
+
+int mrt_trace_add_launch(mrt_trace *t, int op, int stream, const char *kernel) {
+    if (!t || op < 0 || op >= t->p->g->n_ops || stream < 0) return -1;
+    if (t->nl == t->capl) {
+        int cap = t->capl ? 2 * t->capl : 64;
+        launch *q = realloc(t->l, sizeof(launch) * (size_t)cap);
+        if (!q) return -1;
+        t->l = q, t->capl = cap;
+    }
+    launch *l = &t->l[t->nl];
+    l->op = op, l->stream = stream;
+    snprintf(l->kernel, sizeof l->kernel, "%s", kernel ? kernel : "kernel");
+    return t->nl++;
+}
+
+void mrt_trace_add_cta(mrt_trace *t, int launch_id, int sm, double start, double ready, double end) {
+    if (!t || launch_id < 0 || launch_id >= t->nl || sm < 0) return;
+    rec *r = new_rec(t);
+    if (!r) return;
+    r->task = -1, r->op = t->l[launch_id].op, r->launch = launch_id, r->track = sm;
+    if (ready < start) ready = start;
+    if (end < ready) end = ready;
+    r->t[MRT_PH_VISIBLE] = r->t[MRT_PH_WEIGHTS] = start;
+    r->t[MRT_PH_INPUT] = ready;
+    r->t[MRT_PH_COMPUTED] = r->t[MRT_PH_PUBLISHED] = end;
 }
 
 static int cmp_d(const void *a, const void *b) {
@@ -85,6 +137,35 @@ static double union_len(span2 *v, int n) {
     return len;
 }
 
+/* When a record occupies its track: an instruction from its input being ready (waiting for
+ * an event is not work), a CTA from its start (it holds the SM while its PDL wait blocks). */
+static double busy_from(const rec *r) { return r->task >= 0 ? r->t[MRT_PH_INPUT] : r->t[MRT_PH_VISIBLE]; }
+
+static int n_tracks(const mrt_trace *t) {
+    if (t->tracks) return t->tracks;
+    int tracks = 0;
+    for (int i = 0; i < t->n; i++)
+        if (t->r[i].track + 1 > tracks) tracks = t->r[i].track + 1;
+    return tracks;
+}
+
+/* The span of each unit the gaps are measured between: ops for task traces, kernel launches
+ * for CTA traces (the article's "gaps between kernels"). v gets n_ops + nl entries. */
+static int unit_spans(const mrt_trace *t, span2 *v) {
+    int nu = t->p->g->n_ops + t->nl;
+    for (int u = 0; u < nu; u++) v[u].a = INFINITY, v[u].b = -INFINITY;
+    for (int i = 0; i < t->n; i++) {
+        const rec *r = &t->r[i];
+        int u = r->launch >= 0 ? t->p->g->n_ops + r->launch : r->op;
+        if (busy_from(r) < v[u].a) v[u].a = busy_from(r);
+        if (r->t[MRT_PH_PUBLISHED] > v[u].b) v[u].b = r->t[MRT_PH_PUBLISHED];
+    }
+    int n = 0;
+    for (int u = 0; u < nu; u++)
+        if (v[u].b >= v[u].a) v[n++] = v[u];
+    return n;
+}
+
 /* The task whose publication released `task` last: among the producers of its events, the
  * one that finished latest. -1 if it waited for nothing. */
 static int releaser(const mrt_trace *t, int task) {
@@ -107,13 +188,60 @@ static int releaser(const mrt_trace *t, int task) {
     return best;
 }
 
-/* The critical path: from the task that published last, back through the releasers. */
-static int critical_path(const mrt_trace *t, int *path, int cap) {
-    int last = -1;
-    for (int i = 0; i < t->n; i++)
-        if (last < 0 || t->r[i].t[MRT_PH_PUBLISHED] > t->r[last].t[MRT_PH_PUBLISHED]) last = i;
+/* Per launch: [first CTA start, last CTA end]; a[i] = INFINITY for a launch with no CTA. */
+static void launch_spans(const mrt_trace *t, span2 *v) {
+    for (int i = 0; i < t->nl; i++) v[i].a = INFINITY, v[i].b = -INFINITY;
+    for (int i = 0; i < t->n; i++) {
+        const rec *r = &t->r[i];
+        if (r->launch < 0) continue;
+        if (r->t[MRT_PH_VISIBLE] < v[r->launch].a) v[r->launch].a = r->t[MRT_PH_VISIBLE];
+        if (r->t[MRT_PH_PUBLISHED] > v[r->launch].b) v[r->launch].b = r->t[MRT_PH_PUBLISHED];
+    }
+}
+
+/* The launch that held launch `i` back last: among the previous launch of its stream and
+ * the last launch of each op producing one of its inputs, the one that ended latest. */
+static int launch_releaser(const mrt_trace *t, const span2 *ls, int i) {
+    const mrt_graph *g = t->p->g;
+    const mrt_op *op = &g->ops[t->l[i].op];
+    int best = -1;
+    bool stream_seen = false;          /* the closest earlier launch of i's stream was met */
+    bool op_seen[MRT_MAX_OPS] = {false}; /* ops whose last launch before i was met */
+    for (int j = i - 1; j >= 0; j--) {
+        const launch *l = &t->l[j];
+        bool dep = false;
+        if (l->stream == t->l[i].stream && !stream_seen) stream_seen = true, dep = true;
+        if (!op_seen[l->op]) {
+            op_seen[l->op] = true;
+            for (int q = 0; q < op->n_in; q++) dep |= g->tensors[op->in[q]].producer == l->op;
+        }
+        if (dep && ls[j].b > -INFINITY && (best < 0 || ls[j].b > ls[best].b)) best = j;
+    }
+    return best;
+}
+
+/* The critical path, first to last: tasks (task traces) or launches (CTA traces), from the
+ * one that finished last back through whatever released it. */
+static int critical_path(const mrt_trace *t, int *path, int cap, double *us) {
     int n = 0;
-    for (int task = last >= 0 ? t->r[last].task : -1; task >= 0 && n < cap; task = releaser(t, task)) path[n++] = task;
+    *us = 0;
+    if (t->nl) {
+        span2 *ls = malloc(sizeof(span2) * (size_t)t->nl);
+        if (!ls) return 0;
+        launch_spans(t, ls);
+        int last = -1;
+        for (int i = 0; i < t->nl; i++)
+            if (ls[i].b > -INFINITY && (last < 0 || ls[i].b > ls[last].b)) last = i;
+        for (int i = last; i >= 0 && n < cap; i = launch_releaser(t, ls, i)) path[n++] = i;
+        if (n) *us = ls[path[0]].b - ls[path[n - 1]].a;
+        free(ls);
+    } else {
+        int last = -1;
+        for (int i = 0; i < t->n; i++)
+            if (t->r[i].task >= 0 && (last < 0 || t->r[i].t[MRT_PH_PUBLISHED] > t->r[last].t[MRT_PH_PUBLISHED])) last = i;
+        for (int task = last >= 0 ? t->r[last].task : -1; task >= 0 && n < cap; task = releaser(t, task)) path[n++] = task;
+        if (n) *us = t->r[t->by_task[path[0]]].t[MRT_PH_PUBLISHED] - t->r[t->by_task[path[n - 1]]].t[MRT_PH_VISIBLE];
+    }
     for (int i = 0; i < n / 2; i++) { /* first to last */
         int x = path[i];
         path[i] = path[n - 1 - i], path[n - 1 - i] = x;
@@ -124,95 +252,105 @@ static int critical_path(const mrt_trace *t, int *path, int cap) {
 mrt_trace_metrics mrt_trace_get_metrics(const mrt_trace *t) {
     mrt_trace_metrics m = {0};
     if (!t || !t->n) return m;
-    const mrt_plan *p = t->p;
     double t0 = INFINITY, t1 = -INFINITY;
-    int tracks = 0;
+    int tracks = n_tracks(t);
     for (int i = 0; i < t->n; i++) {
         if (t->r[i].t[MRT_PH_VISIBLE] < t0) t0 = t->r[i].t[MRT_PH_VISIBLE];
         if (t->r[i].t[MRT_PH_PUBLISHED] > t1) t1 = t->r[i].t[MRT_PH_PUBLISHED];
-        if (t->r[i].track + 1 > tracks) tracks = t->r[i].track + 1;
     }
     m.span_us = t1 - t0;
-    span2 *v = malloc(sizeof(span2) * (size_t)(t->n + 1));
-    if (!v) return m;
-    /* busy time per track: the union of its tasks' input-ready..published intervals */
+    int cap = t->n > t->p->g->n_ops + t->nl ? t->n : t->p->g->n_ops + t->nl;
+    span2 *v = malloc(sizeof(span2) * (size_t)(cap + 1));
+    double *gaps = malloc(sizeof(double) * (size_t)(cap + 1));
+    int *path = malloc(sizeof(int) * (size_t)(cap + t->p->n_tasks + 1));
+    if (!v || !gaps || !path) {
+        free(v), free(gaps), free(path);
+        return m;
+    }
+    /* busy time per track: the union of its records' busy intervals */
     double busy = 0;
-    int *order = malloc(sizeof(int) * (size_t)(t->n + 1));
-    for (int tr = 0; order && tr < tracks; tr++) {
+    for (int tr = 0; tr < tracks; tr++) {
         int n = 0;
         for (int i = 0; i < t->n; i++)
-            if (t->r[i].track == tr) v[n].a = t->r[i].t[MRT_PH_INPUT], v[n++].b = t->r[i].t[MRT_PH_PUBLISHED];
+            if (t->r[i].track == tr) v[n].a = busy_from(&t->r[i]), v[n++].b = t->r[i].t[MRT_PH_PUBLISHED];
         busy += union_len(v, n);
     }
-    free(order);
     m.active_ratio = m.span_us > 0 && tracks ? busy / (m.span_us * tracks) : 0;
-    /* gaps: stretches where no op runs anywhere, between the ops' [first, last] intervals */
-    int nops = 0;
-    for (int o = 0; o < p->n_ops; o++) {
-        int id = p->ops[o];
-        double a = INFINITY, b = -INFINITY;
-        for (int k = p->op_first_task[id]; k < p->op_first_task[id] + p->op_tasks[id]; k++) {
-            int r = t->by_task[k];
-            if (r < 0) continue;
-            if (t->r[r].t[MRT_PH_INPUT] < a) a = t->r[r].t[MRT_PH_INPUT];
-            if (t->r[r].t[MRT_PH_PUBLISHED] > b) b = t->r[r].t[MRT_PH_PUBLISHED];
-        }
-        if (b >= a) v[nops].a = a, v[nops++].b = b;
-    }
-    qsort(v, (size_t)nops, sizeof *v, cmp_span2);
-    double gaps[MRT_MAX_OPS];
+    /* gaps: stretches where no unit (op or kernel launch) runs anywhere */
+    int nu = unit_spans(t, v);
+    qsort(v, (size_t)nu, sizeof *v, cmp_span2);
     int ng = 0;
-    double reach = nops ? v[0].b : 0;
-    for (int i = 1; i < nops; i++) {
+    double reach = nu ? v[0].b : 0;
+    for (int i = 1; i < nu; i++) {
         if (v[i].a > reach) gaps[ng++] = v[i].a - reach;
         if (v[i].b > reach) reach = v[i].b;
     }
     for (int i = 0; i < ng; i++) m.gap_total_us += gaps[i];
     qsort(gaps, (size_t)ng, sizeof(double), cmp_d);
-    m.gap_median_us = ng ? gaps[ng / 2] : 0;
+    m.gap_median_us = ng ? (ng % 2 ? gaps[ng / 2] : 0.5 * (gaps[ng / 2 - 1] + gaps[ng / 2])) : 0;
+    m.gap_count = ng;
     m.gap_pct = m.span_us > 0 ? 100 * m.gap_total_us / m.span_us : 0;
-    free(v);
-    int *path = malloc(sizeof(int) * (size_t)(p->n_tasks + 1));
-    if (path) {
-        m.critical_len = critical_path(t, path, p->n_tasks);
-        if (m.critical_len) {
-            const rec *a = &t->r[t->by_task[path[0]]], *b = &t->r[t->by_task[path[m.critical_len - 1]]];
-            m.critical_us = b->t[MRT_PH_PUBLISHED] - a->t[MRT_PH_VISIBLE];
-        }
-        free(path);
-    }
+    m.critical_len = critical_path(t, path, cap + t->p->n_tasks, &m.critical_us);
+    free(v), free(gaps), free(path);
     return m;
 }
 
 static const char *phase_names[MRT_PH_COUNT] = {"visible", "weights issued", "input ready", "compute done", "published"};
 
+/* A record's name: "B0[45]" for a task, "B0.gemm" for a CTA of B0's GEMM kernel. */
+static void rec_label(const mrt_trace *t, const rec *r, char *buf, size_t n) {
+    const mrt_plan *p = t->p;
+    if (r->task >= 0) snprintf(buf, n, "%s[%d]", p->g->ops[r->op].name, p->tasks[r->task].index);
+    else snprintf(buf, n, "%s.%s", p->g->ops[r->op].name, t->l[r->launch].kernel);
+}
+
+static int n_streams(const mrt_trace *t) {
+    int s = 0;
+    for (int i = 0; i < t->nl; i++)
+        if (t->l[i].stream + 1 > s) s = t->l[i].stream + 1;
+    return s;
+}
+
 void mrt_trace_print(const mrt_trace *t, FILE *f) {
-    if (!t) return;
+    if (!t || !f) return;
     const mrt_plan *p = t->p;
     mrt_trace_metrics m = mrt_trace_get_metrics(t);
-    fprintf(f, "trace (%s): %d tasks, span %.2f us, average active ratio %.1f%%, gaps between ops: median %.3f us, "
-               "total %.2f us (%.2f%% of the span)\n",
-            t->executor, t->n, m.span_us, 100 * m.active_ratio, m.gap_median_us, m.gap_total_us, m.gap_pct);
-    fprintf(f, "  %-4s %12s %12s %12s %12s\n", "op", "first vis.", "last vis.", "input ready", "done");
+    bool ctas = t->nl > 0;
+    if (ctas)
+        fprintf(f, "trace (%s): %d CTAs of %d kernel launches on %d streams, %d SMs; span %.2f us, average active SM "
+                   "ratio %.1f%%; gaps between kernels: %d, median %.3f us, total %.2f us (%.2f%% of the span)\n",
+                t->executor, t->n, t->nl, n_streams(t), n_tracks(t), m.span_us, 100 * m.active_ratio, m.gap_count,
+                m.gap_median_us, m.gap_total_us, m.gap_pct);
+    else
+        fprintf(f, "trace (%s): %d tasks on %d workers; span %.2f us, average active ratio %.1f%%; gaps between ops: "
+                   "%d, median %.3f us, total %.2f us (%.2f%% of the span)\n",
+                t->executor, t->n, n_tracks(t), m.span_us, 100 * m.active_ratio, m.gap_count, m.gap_median_us,
+                m.gap_total_us, m.gap_pct);
+    fprintf(f, "  %-4s %12s %12s %12s %12s  (us from the first stamp)\n", "op", "first vis.", "last vis.", "input ready",
+            "done");
+    double t0 = INFINITY;
+    for (int i = 0; i < t->n; i++) t0 = fmin(t0, t->r[i].t[MRT_PH_VISIBLE]);
     for (int o = 0; o < p->n_ops; o++) {
         int id = p->ops[o];
         double fv = INFINITY, lv = -INFINITY, in = INFINITY, done = -INFINITY;
-        for (int k = p->op_first_task[id]; k < p->op_first_task[id] + p->op_tasks[id]; k++) {
-            int r = t->by_task[k];
-            if (r < 0) continue;
-            const double *s = t->r[r].t;
-            fv = fmin(fv, s[MRT_PH_VISIBLE]), lv = fmax(lv, s[MRT_PH_VISIBLE]);
-            in = fmin(in, s[MRT_PH_INPUT]), done = fmax(done, s[MRT_PH_PUBLISHED]);
+        for (int i = 0; i < t->n; i++) {
+            const double *st = t->r[i].t;
+            if (t->r[i].op != id) continue;
+            fv = fmin(fv, st[MRT_PH_VISIBLE]), lv = fmax(lv, st[MRT_PH_VISIBLE]);
+            in = fmin(in, st[MRT_PH_INPUT]), done = fmax(done, st[MRT_PH_PUBLISHED]);
         }
-        fprintf(f, "  %-4s %12.2f %12.2f %12.2f %12.2f\n", p->g->ops[id].name, fv, lv, in, done);
+        if (done < fv) continue; /* no record of this op */
+        fprintf(f, "  %-4s %12.2f %12.2f %12.2f %12.2f\n", p->g->ops[id].name, fv - t0, lv - t0, in - t0, done - t0);
     }
-    int *path = malloc(sizeof(int) * (size_t)(p->n_tasks + 1));
+    int cap = p->n_tasks + t->nl + 1;
+    int *path = malloc(sizeof(int) * (size_t)cap);
     if (!path) return;
-    int n = critical_path(t, path, p->n_tasks);
-    fprintf(f, "  critical path (%d tasks, %.2f us):", n, m.critical_us);
+    double us;
+    int n = critical_path(t, path, cap, &us);
+    fprintf(f, "  critical path (%d %s, %.2f us):", n, ctas ? "kernels" : "tasks", us);
     for (int i = 0; i < n; i++) {
-        const mrt_task *k = &p->tasks[path[i]];
-        fprintf(f, "%s %s[%d]", i ? " ->" : "", p->g->ops[k->op].name, k->index);
+        if (ctas) fprintf(f, "%s %s.%s", i ? " ->" : "", p->g->ops[t->l[path[i]].op].name, t->l[path[i]].kernel);
+        else fprintf(f, "%s %s[%d]", i ? " ->" : "", p->g->ops[p->tasks[path[i]].op].name, p->tasks[path[i]].index);
     }
     fprintf(f, "\n");
     free(path);
@@ -229,25 +367,41 @@ mrt_status mrt_trace_write_json(const mrt_trace *t, FILE *f) {
     if (!t || !f) return MRT_ERR_INVALID;
     const mrt_plan *p = t->p;
     mrt_trace_metrics m = mrt_trace_get_metrics(t);
-    fprintf(f, "{\"displayTimeUnit\": \"ns\",\n \"otherData\": {\"executor\": \"%s\", \"tasks\": %d, \"span_us\": %.4f, "
-               "\"active_ratio\": %.5f, \"gap_median_us\": %.4f, \"gap_total_us\": %.4f, \"gap_pct\": %.4f, "
-               "\"critical_len\": %d, \"critical_us\": %.4f},\n \"traceEvents\": [\n",
-            t->executor, t->n, m.span_us, m.active_ratio, m.gap_median_us, m.gap_total_us, m.gap_pct, m.critical_len,
-            m.critical_us);
-    int tracks = 0;
-    for (int i = 0; i < t->n; i++)
-        if (t->r[i].track + 1 > tracks) tracks = t->r[i].track + 1;
+    bool ctas = t->nl > 0;
+    int tracks = n_tracks(t), streams = n_streams(t);
+    fprintf(f, "{\"displayTimeUnit\": \"ns\",\n \"otherData\": {\"executor\": \"%s\", \"records\": %d, \"launches\": %d, "
+               "\"tracks\": %d, \"span_us\": %.4f, \"active_ratio\": %.5f, \"gap_count\": %d, \"gap_median_us\": %.4f, "
+               "\"gap_total_us\": %.4f, \"gap_pct\": %.4f, \"critical_len\": %d, \"critical_us\": %.4f},\n"
+               " \"traceEvents\": [\n",
+            t->executor, t->n, t->nl, tracks, m.span_us, m.active_ratio, m.gap_count, m.gap_median_us, m.gap_total_us,
+            m.gap_pct, m.critical_len, m.critical_us);
+    fprintf(f, "  {\"ph\": \"M\", \"pid\": 1, \"name\": \"process_name\", \"args\": {\"name\": \"%s\"}},\n",
+            ctas ? "SMs" : "workers");
+    if (ctas) fprintf(f, "  {\"ph\": \"M\", \"pid\": 2, \"name\": \"process_name\", \"args\": {\"name\": \"streams\"}},\n");
     for (int tr = 0; tr < tracks; tr++)
-        fprintf(f, "  {\"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": \"worker %d\"}},\n",
-                tr, tr);
+        fprintf(f, "  {\"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": \"%s %d\"}},\n",
+                tr, ctas ? "SM" : "worker", tr);
+    for (int s = 0; s < streams; s++)
+        fprintf(f, "  {\"ph\": \"M\", \"pid\": 2, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": \"stream %d\"}},\n",
+                s, s);
+    span2 *ls = t->nl ? malloc(sizeof(span2) * (size_t)t->nl) : NULL;
+    if (t->nl && !ls) return MRT_ERR_NOMEM;
+    if (ls) launch_spans(t, ls);
+    for (int i = 0; i < t->nl; i++) /* one slice per launch on its stream's track */
+        if (ls[i].b > -INFINITY)
+            fprintf(f, "  {\"ph\": \"X\", \"pid\": 2, \"tid\": %d, \"name\": \"%s.%s\", \"cat\": \"%s\", \"ts\": %.4f, "
+                       "\"dur\": %.4f, \"args\": {\"launch\": %d}},\n",
+                    t->l[i].stream, p->g->ops[t->l[i].op].name, t->l[i].kernel, p->g->ops[t->l[i].op].name, ls[i].a,
+                    ls[i].b - ls[i].a, i);
+    free(ls);
     for (int i = 0; i < t->n; i++) {
         const rec *r = &t->r[i];
-        const mrt_task *k = &p->tasks[r->task];
-        const char *op = p->g->ops[k->op].name;
-        fprintf(f, "  {\"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"name\": \"%s[%d]\", \"cat\": \"%s\", \"ts\": %.4f, "
-                   "\"dur\": %.4f, \"args\": {\"task\": %d",
-                r->track, op, k->index, op, r->t[MRT_PH_VISIBLE], r->t[MRT_PH_PUBLISHED] - r->t[MRT_PH_VISIBLE],
-                r->task);
+        char label[48];
+        rec_label(t, r, label, sizeof label);
+        fprintf(f, "  {\"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"name\": \"%s\", \"cat\": \"%s\", \"ts\": %.4f, "
+                   "\"dur\": %.4f, \"args\": {\"%s\": %d",
+                r->track, label, p->g->ops[r->op].name, r->t[MRT_PH_VISIBLE], r->t[MRT_PH_PUBLISHED] - r->t[MRT_PH_VISIBLE],
+                r->task >= 0 ? "task" : "launch", r->task >= 0 ? r->task : r->launch);
         for (int ph = 0; ph < MRT_PH_COUNT; ph++) fprintf(f, ", \"%s\": %.4f", phase_names[ph], r->t[ph]);
         fprintf(f, "}}%s\n", i + 1 < t->n ? "," : "");
     }
@@ -259,26 +413,39 @@ mrt_status mrt_trace_write_html(const mrt_trace *t, FILE *f) {
     if (!t || !f) return MRT_ERR_INVALID;
     const mrt_plan *p = t->p;
     mrt_trace_metrics m = mrt_trace_get_metrics(t);
-    int tracks = 0;
-    for (int i = 0; i < t->n; i++)
-        if (t->r[i].track + 1 > tracks) tracks = t->r[i].track + 1;
+    bool ctas = t->nl > 0;
+    int tracks = n_tracks(t), streams = n_streams(t);
+    int rows = tracks + (streams ? streams + 1 : 0); /* stream rows below a spacer row */
     fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>megartp trace (%s)</title>\n"
                "<style>body{font:12px sans-serif;margin:8px} svg{border:1px solid #ccc;cursor:grab}"
                " .legend span{display:inline-block;padding:1px 6px;margin-right:4px;color:#fff}</style></head><body>\n",
             t->executor);
-    fprintf(f, "<h3>megartp trace: %s executor, %d tasks on %d tracks</h3>\n<p>span %.2f us, average active ratio "
-               "%.1f%%, gaps between ops: median %.3f us, total %.2f us (%.2f%%); critical path %d tasks, %.2f us. "
-               "Wheel: zoom; drag: pan; hover: task and its phases.</p>\n<div class=\"legend\">",
-            t->executor, t->n, tracks, m.span_us, 100 * m.active_ratio, m.gap_median_us, m.gap_total_us, m.gap_pct,
-            m.critical_len, m.critical_us);
+    fprintf(f, "<h3>megartp trace: %s executor, %d %s on %d %s%s</h3>\n<p>span %.2f us, average active ratio "
+               "%.1f%%, gaps between %s: %d, median %.3f us, total %.2f us (%.2f%%); critical path %d %s, %.2f us. "
+               "Wheel: zoom; drag: pan; hover: a slice and its phases.%s</p>\n<div class=\"legend\">",
+            t->executor, t->n, ctas ? "CTAs" : "tasks", tracks, ctas ? "SMs" : "workers",
+            ctas ? " (rows at the bottom: one per stream, a slice per kernel)" : "", m.span_us, 100 * m.active_ratio,
+            ctas ? "kernels" : "ops", m.gap_count, m.gap_median_us, m.gap_total_us, m.gap_pct, m.critical_len,
+            ctas ? "kernels" : "tasks", m.critical_us,
+            ctas ? " Phases of a CTA: start, inputs ready (its PDL wait returned), end." : "");
     for (int o = 0; o < p->n_ops; o++)
         fprintf(f, "<span style=\"background:%s\">%s</span>", op_color(p->ops[o]), p->g->ops[p->ops[o]].name);
     fprintf(f, "</div>\n<svg id=\"tl\" width=\"1200\" height=\"%d\"></svg>\n<div id=\"tip\"></div>\n<script>\n"
-               "const D = [\n", 20 + 6 * tracks);
+               "const D = [\n", 20 + 6 * rows);
+    span2 *ls = t->nl ? malloc(sizeof(span2) * (size_t)t->nl) : NULL;
+    if (t->nl && !ls) return MRT_ERR_NOMEM;
+    if (ls) launch_spans(t, ls);
+    for (int i = 0; i < t->nl; i++)
+        if (ls[i].b > -INFINITY)
+            fprintf(f, "[%d,\"%s.%s (stream %d)\",\"%s\",%.4f,%.4f,%.4f,%.4f,%.4f],\n", tracks + 1 + t->l[i].stream,
+                    p->g->ops[t->l[i].op].name, t->l[i].kernel, t->l[i].stream, op_color(t->l[i].op), ls[i].a, ls[i].a,
+                    ls[i].a, ls[i].b, ls[i].b);
+    free(ls);
     for (int i = 0; i < t->n; i++) {
         const rec *r = &t->r[i];
-        const mrt_task *k = &p->tasks[r->task];
-        fprintf(f, "[%d,\"%s[%d]\",\"%s\"", r->track, p->g->ops[k->op].name, k->index, op_color(k->op));
+        char label[48];
+        rec_label(t, r, label, sizeof label);
+        fprintf(f, "[%d,\"%s\",\"%s\"", r->track, label, op_color(r->op));
         for (int ph = 0; ph < MRT_PH_COUNT; ph++) fprintf(f, ",%.4f", r->t[ph]);
         fprintf(f, "]%s\n", i + 1 < t->n ? "," : "");
     }
@@ -298,7 +465,7 @@ mrt_status mrt_trace_write_html(const mrt_trace *t, FILE *f) {
                "    r.setAttribute('width', Math.max(0.5, x1 - x0)); r.setAttribute('height', 5);\n"
                "    r.setAttribute('fill', d[2]);\n"
                "    r.addEventListener('mousemove', () => { document.getElementById('tip').textContent =\n"
-               "      d[1] + ' on track ' + d[0] + ': visible ' + d[3].toFixed(2) + ', weights ' + d[4].toFixed(2) +\n"
+               "      d[1] + ' on row ' + d[0] + ': visible ' + d[3].toFixed(2) + ', weights ' + d[4].toFixed(2) +\n"
                "      ', input ready ' + d[5].toFixed(2) + ', computed ' + d[6].toFixed(2) + ', published ' +\n"
                "      d[7].toFixed(2) + ' us'; });\n"
                "    svg.appendChild(r); n++;\n"

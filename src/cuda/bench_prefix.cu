@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "glm5_prefix.h"
+#include "glm5_check.h"
 #include "gpu.h"
 #include "internal.h"
 #include "ops.h"
@@ -70,12 +70,7 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
     const mrt_graph *g = p->g;
     mrt_gpu_exec *x = NULL;
     mrt_status st = mrt_gpu_exec_new(p, copies, &x);
-    for (int t = 0; t < g->n_tensors && !st; t++) {
-        void *b = glm5_host_buffer(h, g->tensors[t].name);
-        if (!b) continue;
-        bool rot = g->tensors[t].role == MRT_ROLE_WEIGHT || g->tensors[t].role == MRT_ROLE_CACHE;
-        for (int c = 0; c < (rot ? copies : 1) && !st; c++) st = mrt_gpu_upload(x, t, c, b);
-    }
+    if (!st) st = glm5_upload(x, g, h, copies);
     if (st) {
         fprintf(out, "bench: %s: %s\n", mrt_status_name(st), mrt_last_error(p->ctx));
         mrt_gpu_exec_free(x);

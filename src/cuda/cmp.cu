@@ -59,6 +59,7 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
         for (int q = 0; q < np && !e; q++)
             if (on[prod[q]] != k) e = cudaStreamWaitEvent(s[k], x->ev[prod[q]], 0);
         if (e) return mrt_gpu_cuda_fail(x, e, "cmp: join");
+        x->stamps.stream = k;
         mrt_status st = mrt_gpu_launch_op(x, op, copy, s[k], pdl);
         if (st) return st;
         if ((e = cudaEventRecord(x->ev[i], s[k]))) return mrt_gpu_cuda_fail(x, e, "cmp: record");

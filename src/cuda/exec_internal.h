@@ -9,6 +9,8 @@
 #include "gpu.h"
 #include "internal.h"
 
+#include "trace_gpu.h"
+
 #define MRT_MAX_COPIES 16
 #define MRT_CMP_STREAMS 3
 #define MRT_CMP_EVENTS 16
@@ -44,6 +46,8 @@ struct mrt_gpu_exec {
     cudaGraphExec_t cmp_graph[MRT_MAX_COPIES]; /* cmp step graphs, per copy */
     unsigned delay_ns;                         /* tests: A0 holds its outputs back */
     mrt_gpu_mega mega;                         /* the megakernel's device state */
+    mrt_gpu_stamps stamps;                     /* traced steps: records and launch table */
+    unsigned long long *mega_stamps;           /* traced mega steps: [workers][max_len][phases] */
     char why[512];
 };
 
@@ -55,6 +59,12 @@ void *mrt_gpu_dev(mrt_gpu_exec *x, int tensor, int copy);
  * the first kernel start before the previous kernel in that stream ends. */
 mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *stream, int pdl);
 mrt_status mrt_gpu_cuda_fail(mrt_gpu_exec *x, int e, const char *what);
+/* Issues one serial step (every op in plan order on x->stream): what its graph captures.
+ * (The cmp executor's counterpart, mrt_gpu_cmp_launch, is declared in bench.h.) */
+mrt_status mrt_gpu_serial_launch(mrt_gpu_exec *x, int copy);
+/* One megakernel step; stamps: NULL, or [workers][max_len][MRT_PH_COUNT] device stamps
+ * (launches the traced instantiation). */
+mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned long long *stamps);
 /* Launches the step `issue` enqueues for `copy` as a CUDA graph, captured into *cache on
  * first use. */
 mrt_status mrt_gpu_graph_step(mrt_gpu_exec *x, int copy, const char *what, mrt_status (*issue)(mrt_gpu_exec *, int),

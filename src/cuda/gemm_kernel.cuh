@@ -8,6 +8,17 @@
 #include "../ops/gemm_bf16.cuh"
 #include "../ops/gemm_fp8.cuh"
 
+/* The kernel's producer wait with a trace stamp: the first wait to return stamps the CTA's
+ * "inputs ready" (its activation loader's, before any consumer's). */
+template <class Wait> struct mrt_wait_stamped {
+    Wait w;
+    mrt_cta_stamp *ts;
+    __device__ __forceinline__ void operator()(int lane) const {
+        w(lane);
+        if (lane == 0) mrt_stamp_ready(ts);
+    }
+};
+
 template <int KIND, int TN, class Wait, class Epi>
 __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
     mrt_gemm_kernel(const __grid_constant__ CUtensorMap tw, const __grid_constant__ CUtensorMap tx,
@@ -21,7 +32,11 @@ __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
     /* placement of the producer wait (gemm_core.cuh): LOADER for every executor's kernel;
      * ENTRY / PROLOGUE only in the PDL experiment's variants */
     constexpr int PLACE = mrt_wait_place<Wait>::value;
-    if constexpr (PLACE == MRT_WAIT_PLACE_ENTRY) asm volatile("griddepcontrol.wait;" ::: "memory");
+    mrt_stamp_start(a.ts);
+    if constexpr (PLACE == MRT_WAIT_PLACE_ENTRY) {
+        asm volatile("griddepcontrol.wait;" ::: "memory");
+        if (threadIdx.x == 0) mrt_stamp_ready(a.ts);
+    }
     extern __shared__ uint8_t mrt_smem_raw[];
     typedef mrt_gemm_layout<KIND, TN> L;
     /* controller: tile of this CTA, 1024-aligned shared memory (128B-swizzle atoms), barriers */
@@ -38,7 +53,7 @@ __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
     mrt_gemm_tile t = mrt_gemm_tile_of<KIND>(a, (int)blockIdx.x);
     t.m0 = t.chunk * TN;
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
-    const Wait wait = Wait();
+    const mrt_wait_stamped<Wait> wait = {Wait(), a.ts};
     const int cl = a.split > 1 && a.cluster; /* split-K through the cluster's shared memory */
     if (threadIdx.x == 0) {
         mrt_gemm_controller_init<KIND>(bars, a.stages, cl ? a.split : 0);
@@ -80,6 +95,7 @@ __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
     }
     if (cl && warp < 4) mrt_cluster_wait(); /* consumers waited before their remote arrivals */
     /* warp 3 (storer) has nothing to do in the standalone kernel: the consumers store */
+    mrt_stamp_end(a.ts);
 #endif
 }
 

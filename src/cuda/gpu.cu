@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "gemm_host.h"
+#include "trace_gpu.h"
 
 int mrt_gpu_fail(char *why, size_t n, const char *fmt, ...) {
     if (why && n) {
@@ -306,7 +307,11 @@ extern "C" int mrt_gpu_gemm_run(const mrt_gpu_gemm *g, void *stream, int pdl, ch
     }
     cfg.attrs = na ? attr : NULL;
     cfg.numAttrs = (unsigned)na;
-    void *params[4] = {(void *)g->tmap_w, (void *)g->tmap_x, (void *)g->args, (void *)g->epi};
+    /* the plan's arguments, with this launch's trace records (NULL unless a traced step) */
+    mrt_gemm_args args;
+    memcpy(&args, g->args, sizeof args);
+    args.ts = mrt_gpu_stamps_take(g->grid, "gemm");
+    void *params[4] = {(void *)g->tmap_w, (void *)g->tmap_x, (void *)&args, (void *)g->epi};
     cudaError_t e = cudaLaunchKernelExC(&cfg, fn, params);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "gemm launch failed: %s", cudaGetErrorString(e));
     return 0;

@@ -9,29 +9,37 @@
 #include "gemm_host.h" /* mrt_gpu_fail */
 #include "index_logits.cuh"
 #include "index_ops.h"
+#include "stamp.cuh"
 #include "topk.cuh"
+#include "trace_gpu.h"
 
 /* ---- E1: one CTA (256 threads) per tile (request, chunk of keys) ------------------------------ */
 /* NT = 4 (heads <= 32) fits 128 registers: two CTAs per SM, so one's key loads overlap the
  * other's MMAs; NT = 8 keeps 64 heads of query fragments in registers (one CTA per SM). */
 template <int MODE, int NT, int ORDER>
-__global__ void __launch_bounds__(MRT_IL_THREADS, NT == 4 ? 2 : 1) mrt_index_logits_kernel(mrt_index_logits_args a) {
+__global__ void __launch_bounds__(MRT_IL_THREADS, NT == 4 ? 2 : 1) mrt_index_logits_kernel(mrt_index_logits_args a, mrt_cta_stamp *ts) {
     extern __shared__ __align__(16) uint8_t mrt_il_smem[];
+    mrt_stamp_start(ts);
     const int b = (int)blockIdx.x / a.nchunks, c = (int)blockIdx.x % a.nchunks;
     const int j0 = c * a.chunk, j1 = min(a.kv, j0 + a.chunk);
     mrt_index_logits_tile<MODE, NT, ORDER>(a, b, j0, j1, mrt_il_smem, (int)threadIdx.x);
+    mrt_stamp_end(ts);
 }
 
 /* ---- F1: one CTA (T threads) per row --------------------------------------------------------- */
-template <int T> __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a) {
+template <int T> __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
     extern __shared__ __align__(16) uint8_t mrt_topk_smem[];
+    mrt_stamp_start(ts);
     mrt_topk_tile<T>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topk_smem, (int)threadIdx.x);
+    mrt_stamp_end(ts);
 }
 
 /* ---- F1, cluster variant: one cluster of C CTAs (T threads each) per row -------------------- */
-template <int T, int C> __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T) mrt_topk_cluster_kernel(mrt_topk_args a) {
+template <int T, int C> __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T) mrt_topk_cluster_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
     extern __shared__ __align__(16) uint8_t mrt_topkc_smem[];
+    mrt_stamp_start(ts);
     mrt_topk_tile_cluster<T, C>(a, (int)blockIdx.x / C, mrt_topkc_smem, (int)threadIdx.x);
+    mrt_stamp_end(ts);
 }
 
 
@@ -49,7 +57,7 @@ static cudaError_t mrt_il_launch(const mrt_index_logits_args &a, int grid, cudaS
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
         if (e != cudaSuccess) return e;
     }
-    mrt_index_logits_kernel<MODE, NT, ORDER><<<grid, MRT_IL_THREADS, bytes, s>>>(a);
+    mrt_index_logits_kernel<MODE, NT, ORDER><<<grid, MRT_IL_THREADS, bytes, s>>>(a, mrt_gpu_stamps_take(grid, "index_logits"));
     return cudaSuccess;
 }
 
@@ -116,7 +124,7 @@ template <int T> static cudaError_t mrt_topk_launch(const mrt_topk_args &a, cuda
     const long long bytes = mrt_topk_smem_bytes(a.cache_keys);
     cudaError_t e = cudaFuncSetAttribute(mrt_topk_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
     if (e != cudaSuccess) return e;
-    mrt_topk_kernel<T><<<a.M, T, (size_t)bytes, s>>>(a);
+    mrt_topk_kernel<T><<<a.M, T, (size_t)bytes, s>>>(a, mrt_gpu_stamps_take(a.M, "topk"));
     return cudaSuccess;
 }
 
@@ -127,7 +135,7 @@ template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cud
     cudaError_t e = cudaFuncSetAttribute(mrt_topk_cluster_kernel<T, C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)bytes);
     if (e != cudaSuccess) return e;
-    mrt_topk_cluster_kernel<T, C><<<a.M * C, T, (size_t)bytes, s>>>(a);
+    mrt_topk_cluster_kernel<T, C><<<a.M * C, T, (size_t)bytes, s>>>(a, mrt_gpu_stamps_take(a.M * C, "topk"));
     return cudaSuccess;
 }
 

@@ -20,6 +20,7 @@
 #include "exec_internal.h"
 #include "gemm_host.h" /* mrt_gpu_diag; gemm_core.cuh: mrt_diag_trap, MRT_DIAG_* */
 #include "ops.h"
+#include "stamp.cuh"
 
 #define MRT_MEGA_THREADS 384
 #define MRT_MEGA_SPIN_CYCLES 20000000000LL /* ~10 s at 2 GHz: a wrong plan traps, it does not hang */
@@ -31,6 +32,7 @@ typedef struct mrt_mega_args {
     unsigned *events, *tickets;
     unsigned epoch; /* 1-based step number */
     unsigned *diag;
+    unsigned long long *stamps; /* TRACE: [workers][max_len][MRT_PH_COUNT] %globaltimer ns */
 } mrt_mega_args;
 
 static __device__ __forceinline__ unsigned mrt_ld_acquire(const unsigned *p) {
@@ -55,6 +57,17 @@ static __device__ void mrt_mega_a0(const mrt_mega_args &a, const uint32_t *w, do
     for (uint32_t row = w[24]; row < w[25]; row++) mrt_a0_row(x, (int)row, scratch);
 }
 
+/* Trace stamps (TRACE = true, a separate instantiation: the untraced kernel has no trace
+ * code at all): thread 0 writes %globaltimer for each phase of each instruction. No weight
+ * prefetch yet: "weights issued" is stamped with "visible". */
+template <bool TRACE>
+static __device__ __forceinline__ void mrt_mega_stamp(const mrt_mega_args &a, int slot, int phase) {
+    if constexpr (TRACE)
+        if (threadIdx.x == 0)
+            a.stamps[((size_t)blockIdx.x * a.max_len + slot) * MRT_PH_COUNT + phase] = mrt_globaltimer();
+}
+
+template <bool TRACE>
 __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_args a) {
     __shared__ uint32_t w[MRT_INSTR_WORDS];
     __shared__ double scratch[32];
@@ -66,6 +79,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         __syncthreads();
         uint32_t opcode = w[0] & 0xFFu, nwait = (w[0] >> 16) & 0xFu, nsig = (w[0] >> 20) & 0xFu;
         if (opcode == MRT_OPC_NOOP) continue;
+        mrt_mega_stamp<TRACE>(a, slot, MRT_PH_VISIBLE);
+        mrt_mega_stamp<TRACE>(a, slot, MRT_PH_WEIGHTS);
         if (threadIdx.x == 0)
             for (uint32_t j = 0; j < nwait; j++) {
                 const unsigned *ctr = a.events + w[4 + 2 * j];
@@ -79,12 +94,14 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
                 }
             }
         __syncthreads(); /* acquire by thread 0, then the barrier: every thread reads after it */
+        mrt_mega_stamp<TRACE>(a, slot, MRT_PH_INPUT);
         switch (opcode) {
         case MRT_OPC_ADD_RMSNORM_QUANT: mrt_mega_a0(a, w, scratch); break;
         default:
             if (threadIdx.x == 0) mrt_diag_trap(a.diag, MRT_DIAG_MEGA_UNSUPPORTED, blockIdx.x, (unsigned)slot, w[2], opcode);
         }
         __syncthreads(); /* every writer of this instruction is done */
+        mrt_mega_stamp<TRACE>(a, slot, MRT_PH_COMPUTED);
         if (threadIdx.x == 0) {
             __threadfence();
             last = 1;
@@ -101,6 +118,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
                 if (!fin || last) mrt_red_release(a.events + w[12 + 3 * j], w[13 + 3 * j]);
             }
         }
+        mrt_mega_stamp<TRACE>(a, slot, MRT_PH_PUBLISHED);
     }
 }
 
@@ -120,14 +138,15 @@ static mrt_status mega_check(mrt_gpu_exec *x) {
     return MRT_OK;
 }
 
-mrt_status mrt_gpu_mega_step(mrt_gpu_exec *x, int copy, int reload) {
+mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned long long *stamps) {
     if (!x) return MRT_ERR_INVALID;
+    if (copy < 0 || copy >= x->copies) return mrt_fail(x->ctx, MRT_ERR_INVALID, "mega: copy %d of %d", copy, x->copies);
     mrt_plan *p = x->p;
     mrt_status st = mega_check(x);
     if (st) return st;
     int sms = 0, per_sm = 0;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mrt_mega_kernel, MRT_MEGA_THREADS, 0);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mrt_mega_kernel<false>, MRT_MEGA_THREADS, 0);
     if (p->workers > sms * per_sm)
         return mrt_fail(x->ctx, MRT_ERR_INVALID, "mega: %d workers cannot all be resident (%d SMs x %d)", p->workers, sms,
                         per_sm);
@@ -166,9 +185,11 @@ mrt_status mrt_gpu_mega_step(mrt_gpu_exec *x, int copy, int reload) {
         if (!e) e = cudaMemcpy(m->operands, rows, (size_t)p->n_ops * MRT_OPERAND_SLOTS * 8, cudaMemcpyHostToDevice);
         if (e) return mrt_gpu_cuda_fail(x, e, "mega: upload");
     }
-    mrt_mega_args a = {m->instr, p->max_len, m->operands, m->events, m->tickets, ++m->epoch, mrt_gpu_diag()};
+    mrt_mega_args a = {m->instr, p->max_len, m->operands, m->events, m->tickets, ++m->epoch, mrt_gpu_diag(), stamps};
     void *args[1] = {&a};
-    e = cudaLaunchCooperativeKernel((const void *)mrt_mega_kernel, dim3(p->workers), dim3(MRT_MEGA_THREADS), args, 0,
-                                    x->stream);
+    const void *fn = stamps ? (const void *)mrt_mega_kernel<true> : (const void *)mrt_mega_kernel<false>;
+    e = cudaLaunchCooperativeKernel(fn, dim3(p->workers), dim3(MRT_MEGA_THREADS), args, 0, x->stream);
     return e ? mrt_gpu_cuda_fail(x, e, "mega: launch") : MRT_OK;
 }
+
+mrt_status mrt_gpu_mega_step(mrt_gpu_exec *x, int copy, int reload) { return mrt_gpu_mega_launch(x, copy, reload, NULL); }

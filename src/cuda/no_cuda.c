@@ -76,3 +76,7 @@ mrt_status mrt_gpu_mega_step(mrt_gpu_exec *x, int copy, int reload) {
     (void)x, (void)copy, (void)reload;
     return no_gpu();
 }
+mrt_status mrt_gpu_trace_step(mrt_gpu_exec *x, const char *executor, int copy, mrt_trace *t) {
+    (void)x, (void)executor, (void)copy, (void)t;
+    return no_gpu();
+}

@@ -11,6 +11,8 @@
 #include "gemm_fp8_epilogues.cuh"
 #include "ops.h"
 #include "prefix_ops.h"
+#include "stamp.cuh"
+#include "trace_gpu.h"
 
 
 /* PDL: a kernel launched with programmatic serialization may start before its
@@ -18,15 +20,18 @@
  * predecessor reads or writes) waits for it to complete with its memory visible, and is a
  * no-op without the attribute. launch_dependents right after lets the next kernel start its
  * own prologue: it waits for us the same way. */
-static __device__ __forceinline__ void mrt_pdl_entry(void) {
+static __device__ __forceinline__ void mrt_pdl_entry(mrt_cta_stamp *ts) {
     asm volatile("griddepcontrol.wait;" ::: "memory");
+    if (threadIdx.x == 0) mrt_stamp_ready(ts);
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
-__global__ void __launch_bounds__(MRT_A0_MAX_THREADS) mrt_a0_kernel(mrt_a0_args a) {
+__global__ void __launch_bounds__(MRT_A0_MAX_THREADS) mrt_a0_kernel(mrt_a0_args a, mrt_cta_stamp *ts) {
     __shared__ double scratch[32];
-    mrt_pdl_entry();
+    mrt_stamp_start(ts);
+    mrt_pdl_entry(ts);
     mrt_a0_row(a, blockIdx.x, scratch);
+    mrt_stamp_end(ts);
 }
 
 /* Launch with programmatic stream serialization when pdl is set. */
@@ -46,17 +51,19 @@ extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t
     if (M < 1 || H % 128 || H > 16384) return mrt_gpu_fail(why, n, "a0: M %d, hidden %d (a multiple of 128 up to 16384)", M, H);
     mrt_a0_args a = {h, res, w, r_new, x, x8, sx, H, eps, delay_ns};
     int threads = ((H / 16) + 31) / 32 * 32; /* two 8-element chunks a thread */
-    void *args[1] = {&a};
+    mrt_cta_stamp *ts = mrt_gpu_stamps_take(M, "a0");
+    void *args[2] = {&a, &ts};
     cudaError_t e = launch((const void *)mrt_a0_kernel, dim3(M), dim3(threads), args, (cudaStream_t)stream, pdl);
     return e ? mrt_gpu_fail(why, n, "a0: launch failed: %s", cudaGetErrorString(e)) : 0;
 }
 
 /* grid.x = row, grid.y = unit (QKV_A: q blocks, then the kv unit; Q_B, INDEX_Q: heads). */
-__global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi) {
+__global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, mrt_cta_stamp *ts) {
     __shared__ double ds[32];
     __shared__ float fs[32];
     __shared__ float rowbuf[256];
-    mrt_pdl_entry();
+    mrt_stamp_start(ts);
+    mrt_pdl_entry(ts);
     int row = blockIdx.x, u = blockIdx.y;
     switch (epi) {
     case MRT_EPI_QKV_A:
@@ -67,6 +74,7 @@ __global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi) {
     case MRT_EPI_Q_B: mrt_epi_q_b(a, row, u, rowbuf); break;
     case MRT_EPI_INDEX_Q: mrt_epi_index_q(a, row, u, fs, rowbuf); break;
     }
+    mrt_stamp_end(ts);
 }
 
 extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, char *why, size_t n) {
@@ -112,7 +120,8 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, cha
     default: return mrt_gpu_fail(why, n, "unknown epilogue %d", e->epi);
     }
     int epi = e->epi;
-    void *args[2] = {&a, &epi};
+    mrt_cta_stamp *ts = mrt_gpu_stamps_take((int)(grid.x * grid.y), "epilogue");
+    void *args[3] = {&a, &epi, &ts};
     cudaError_t ce = launch((const void *)mrt_epi_kernel, grid, dim3(threads), args, (cudaStream_t)stream, pdl);
     return ce ? mrt_gpu_fail(why, n, "epilogue: launch failed: %s", cudaGetErrorString(ce)) : 0;
 }

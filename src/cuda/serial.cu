@@ -127,6 +127,7 @@ void mrt_gpu_exec_free(mrt_gpu_exec *x) {
         for (int c = 0; c < MRT_MAX_COPIES; c++) cudaFree(x->dev[t][c]);
     for (int o = 0; o < MRT_MAX_OPS; o++) cudaFree(x->op[o].c), cudaFree(x->op[o].ws);
     cudaFree(x->mega.instr), cudaFree(x->mega.operands), cudaFree(x->mega.events), cudaFree(x->mega.tickets);
+    cudaFree(x->stamps.dev), cudaFree(x->mega_stamps);
     for (int c = 0; c < MRT_MAX_COPIES; c++)
         if (x->cmp_graph[c]) cudaGraphExecDestroy(x->cmp_graph[c]);
     for (int i = 0; i < MRT_CMP_STREAMS; i++)
@@ -179,6 +180,7 @@ mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *
     const mrt_graph *g = x->g;
     op_state *s = &x->op[op->id];
     int rc = 0;
+    x->stamps.op = op->id; /* a traced step's launches are this op's */
     switch (op->kind) {
     case MRT_OPC_ADD_RMSNORM_QUANT: {
         const mrt_tensor *h = op_in(g, op, 0);
@@ -230,7 +232,8 @@ mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *
     return rc ? mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: %s", op->name, x->why) : MRT_OK;
 }
 
-static mrt_status launch_all(mrt_gpu_exec *x, int copy) {
+mrt_status mrt_gpu_serial_launch(mrt_gpu_exec *x, int copy) {
+    x->stamps.stream = 0;
     for (int i = 0; i < x->p->n_ops; i++) {
         mrt_status st = mrt_gpu_launch_op(x, &x->g->ops[x->p->ops[i]], copy, x->stream, 0);
         if (st) return st;
@@ -262,8 +265,8 @@ mrt_status mrt_gpu_serial_step(mrt_gpu_exec *x, int copy, int graph) {
     mrt_status st = check_tensor(x, 0, 0);
     if (st) return st;
     if (copy < 0 || copy >= x->copies) return mrt_fail(x->ctx, MRT_ERR_INVALID, "copy %d of %d", copy, x->copies);
-    if (!graph) return launch_all(x, copy);
-    return mrt_gpu_graph_step(x, copy, "serial", launch_all, &x->graph[copy]);
+    if (!graph) return mrt_gpu_serial_launch(x, copy);
+    return mrt_gpu_graph_step(x, copy, "serial", mrt_gpu_serial_launch, &x->graph[copy]);
 }
 
 void *mrt_gpu_exec_stream(mrt_gpu_exec *x) { return x ? x->stream : NULL; }

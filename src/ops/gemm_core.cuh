@@ -25,6 +25,7 @@
 #include <cuda.h> /* CUtensorMap */
 #include <stdint.h>
 
+#include "stamp.cuh"
 #include "wgmma_ops.cuh"
 
 #define MRT_GEMM_THREADS 384
@@ -77,6 +78,7 @@ typedef struct mrt_gemm_args {
     float *partial;    /* split > 1: [batches][split][M][N] fp32 partial sums */
     unsigned *tickets; /* split > 1: [batches][nchunks][ntiles] arrival counters, zero at rest */
     unsigned *diag;    /* host-mapped watchdog records, or NULL */
+    mrt_cta_stamp *ts; /* trace stamps, one record per CTA, or NULL (src/core/stamp.h) */
     int cluster;       /* split > 1 only: 1 = the split CTAs of a tile form a thread-block cluster
                           (cluster rank = split) and reduce through distributed shared memory;
                           0 = through `partial` and `tickets` in global memory */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "glm5_prefix.h"
+#include "glm5_fixture.h"
 #include "gpu.h"
 #include "internal.h"
 #include "testing.h"
@@ -36,31 +36,17 @@ static void put(mrt_plan *p, int w, int s, const mrt_instr *in) {
 }
 
 int main(void) {
-    char why[256];
-    if (!mrt_gpu_available(why, sizeof why)) {
-        printf("SKIP: %s\n0 passed, 0 failed\n", why);
-        return 0;
-    }
+    if (!gpu_or_skip()) return 0;
     ctx = mrt_context_new();
-    glm5_config c = glm5_config_glm5();
-    glm5_shape s = {16, 2, 8192};
-    mrt_graph *g = NULL;
-    mrt_plan *p = NULL;
-    glm5_host h;
-    memset(&h, 0, sizeof h);
-    mrt_gpu_exec *x = NULL;
-    mrt_plan_opts o = mrt_plan_opts_default();
-    o.ops = "A0";
-    mrt_status st = glm5_prefix_graph(ctx, &c, &s, &g);
-    if (!st) st = mrt_plan_build(g, &o, &p);
-    if (!st) st = glm5_host_random(ctx, &c, &s, 5, &h);
-    if (!st) p->n_events = p->n_tasks + 1; /* counters for the chain below (A0 alone needs none) */
-    if (!st) st = mrt_gpu_exec_new(p, 1, &x);
-    for (int t = 0; t < mrt_graph_num_tensors(g) && !st; t++) {
-        void *b = glm5_host_buffer(&h, mrt_tensor_name(mrt_graph_tensor(g, t)));
-        if (b) st = mrt_gpu_upload(x, t, 0, b);
-    }
+    glm5_fixture f;
+    mrt_status st = glm5_fixture_new(ctx, (glm5_shape){16, 2, 8192}, "A0", 5, &f);
     if (!CHECK(st == MRT_OK, "set-up: %s", mrt_last_error(ctx))) TEST_MAIN_END();
+    mrt_graph *g = f.g;
+    mrt_plan *p = f.p;
+    mrt_gpu_exec *x = f.x;
+    /* counters for the chain below (A0 alone needs none); the executor allocates the mega
+     * counters on its first step, from this count */
+    p->n_events = p->n_tasks + 1;
     /* serial's A0, then mega's */
     poison(x, g);
     st = mrt_gpu_serial_step(x, 0, 0);

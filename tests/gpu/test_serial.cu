@@ -15,14 +15,7 @@
 static mrt_context *ctx;
 
 static mrt_status upload_all(mrt_gpu_exec *x, const mrt_graph *g, const glm5_host *h) {
-    for (int t = 0; t < mrt_graph_num_tensors(g); t++) {
-        const mrt_tensor *tt = mrt_graph_tensor(g, t);
-        void *b = glm5_host_buffer(h, mrt_tensor_name(tt));
-        if (!b) continue;
-        mrt_status st = mrt_gpu_upload(x, t, 0, b);
-        if (st) return st;
-    }
-    return MRT_OK;
+    return glm5_upload(x, g, h, 1);
 }
 
 static mrt_status download_all(mrt_gpu_exec *x, const mrt_graph *g, glm5_host *h) {

@@ -1,0 +1,30 @@
+#!/bin/bash
+# One device run for traces (issue [G]): build, the GPU trace test, a trace of each GPU
+# executor at M=16 batch 2 KV=8192 (JSON + HTML), and what the stamps cost when tracing is
+# off: the step benchmark of this build against a build with the stamps compiled out
+# (-DMRT_NO_STAMPS), alternated A B A B so drift shows. Logs go to $OUT (or /tmp/out).
+. "$(dirname "$0")/device-common.sh"
+t0=$SECONDS
+make -j16 all > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
+make -j16 BUILD=build-nostamps EXTRA_NVCCFLAGS=-DMRT_NO_STAMPS build-nostamps/megartp > "$O/build-nostamps.log" 2>&1 \
+    || echo "no-stamps build FAILED"
+echo "builds $((SECONDS - t0)) s"
+{
+for t in test_trace_gpu test_mega; do
+    timeout 120 build/tests/gpu/$t > "$O/$t.log" 2>&1; echo "$t rc=$? $(tail -1 "$O/$t.log")"
+done
+timeout 120 build/tests/gpu/test_serial --quick > "$O/test_serial.log" 2>&1; echo "test_serial --quick rc=$? $(tail -1 "$O/test_serial.log")"
+for b in serial cmp; do
+    timeout 60 build/megartp trace glm5-prefix --backend $b --m 16 --batch 2 --kv 8192 -o "$O/trace-$b.json" \
+        --html "$O/trace-$b.html" > "$O/trace-$b.txt" 2>&1; echo "trace $b rc=$?"; head -3 "$O/trace-$b.txt"
+done
+timeout 60 build/megartp trace glm5-prefix --backend mega --ops A0 --m 16 --batch 2 --kv 8192 -o "$O/trace-mega.json" \
+    --html "$O/trace-mega.html" > "$O/trace-mega.txt" 2>&1; echo "trace mega rc=$?"; head -3 "$O/trace-mega.txt"
+for round in 1 2; do
+    for build in build build-nostamps; do
+        timeout 100 $build/megartp bench glm5-prefix --m 16 --batch 2 --kv 8192 --modes serial,cmp \
+            > "$O/bench-$build-$round.md" 2>&1
+        echo "bench $build round $round rc=$?: $(grep -E 'step, (serial|cmp)|same-bytes' "$O/bench-$build-$round.md" | tr -s ' ' | head -3 | tr '\n' ' ')"
+    done
+done
+} 2>&1 | tee "$O/summary.txt"

@@ -1,0 +1,51 @@
+/* The set-up most GPU tests share: the GLM-5 prefix graph at a shape, its plan (all ops, or
+ * `ops`), random host data from a seed, and a GPU executor (one weight copy) holding it. */
+#ifndef MRT_GLM5_FIXTURE_H
+#define MRT_GLM5_FIXTURE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "glm5_check.h"
+#include "gpu.h"
+
+/* false, after printing the SKIP line run_all.sh expects, when there is no usable GPU */
+static bool gpu_or_skip(void) {
+    char why[256];
+    if (mrt_gpu_available(why, sizeof why)) return true;
+    printf("SKIP: %s\n0 passed, 0 failed\n", why);
+    return false;
+}
+
+typedef struct glm5_fixture {
+    mrt_graph *g;
+    mrt_plan *p;
+    glm5_host h;
+    mrt_gpu_exec *x;
+} glm5_fixture;
+
+static void glm5_fixture_free(glm5_fixture *f) {
+    mrt_gpu_exec_free(f->x);
+    glm5_host_free(&f->h);
+    mrt_plan_free(f->p);
+    mrt_graph_free(f->g);
+    memset(f, 0, sizeof *f);
+}
+
+/* On failure everything made so far is freed and the status returned (message in ctx). */
+static mrt_status glm5_fixture_new(mrt_context *ctx, glm5_shape s, const char *ops, uint64_t seed, glm5_fixture *f) {
+    memset(f, 0, sizeof *f);
+    glm5_config c = glm5_config_glm5();
+    mrt_plan_opts o = mrt_plan_opts_default();
+    o.ops = ops;
+    mrt_status st = glm5_prefix_graph(ctx, &c, &s, &f->g);
+    if (!st) st = mrt_plan_build(f->g, &o, &f->p);
+    if (!st) st = glm5_host_random(ctx, &c, &s, seed, &f->h);
+    if (!st) st = mrt_gpu_exec_new(f->p, 1, &f->x);
+    if (!st) st = glm5_upload(f->x, f->g, &f->h, 1);
+    if (st) glm5_fixture_free(f);
+    return st;
+}
+
+#endif
