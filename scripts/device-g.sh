@@ -2,7 +2,8 @@
 # One device run for traces (issue [G]): build, the GPU trace test, a trace of each GPU
 # executor at M=16 batch 2 KV=8192 (JSON + HTML), and what the stamps cost when tracing is
 # off: the step benchmark of this build against a build with the stamps compiled out
-# (-DMRT_NO_STAMPS), alternated A B A B so drift shows. Logs go to $OUT (or /tmp/out).
+# (-DMRT_NO_STAMPS), alternated A B A B so drift shows; and the cumulative add of analysis
+# (b) on the stream executors. Logs go to $OUT (or /tmp/out).
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 make -j16 all > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
@@ -20,6 +21,8 @@ for b in serial cmp; do
 done
 timeout 60 build/megartp trace glm5-prefix --backend mega --ops A0 --m 16 --batch 2 --kv 8192 -o "$O/trace-mega.json" \
     --html "$O/trace-mega.html" > "$O/trace-mega.txt" 2>&1; echo "trace mega rc=$?"; head -3 "$O/trace-mega.txt"
+timeout 240 build/megartp bench glm5-prefix --cumulative --m 16 --batch 2 --kv 8192 --reps 100 > "$O/cumulative.md" 2>&1
+echo "bench --cumulative rc=$?"; cat "$O/cumulative.md"
 for round in 1 2; do
     for build in build build-nostamps; do
         timeout 100 $build/megartp bench glm5-prefix --m 16 --batch 2 --kv 8192 --modes serial,cmp \

@@ -68,6 +68,9 @@ static const char *usage =
     "  --reps N         replays per figure (default 200)\n"
     "  --copies N       weight and cache copies to rotate through (default 6, at least 6\n"
     "                   keeps every replay out of the 60 MB L2)\n"
+    "  --cumulative     the article's cumulative add: the step of A0+C0, then with B1, B0,\n"
+    "                   D0, D1, D2, E1, F1 added one at a time; each addition's increment\n"
+    "                   beside that op's standalone time\n"
     "  --m LIST         bench gemm: token counts, e.g. 1,16,64 (default 1,16,64,128,256);\n"
     "                   bench pdl: likewise (default 16,32,64,128,256)\n";
 
@@ -76,7 +79,7 @@ typedef struct cli {
     int reps, copies;
     glm5_shape shape;
     mrt_plan_opts plan;
-    int json, interleavings, threads;
+    int json, interleavings, threads, cumulative;
     unsigned long long seed;
 } cli;
 
@@ -180,6 +183,7 @@ static int parse(int argc, char **argv, cli *c) {
             else c->html_out = v;
             i++;
         } else if (!strcmp(a, "--fuse-events")) c->plan.fuse_events = 1;
+        else if (!strcmp(a, "--cumulative") && !strcmp(c->cmd, "bench") && !gemm) c->cumulative = 1;
         else if (!strcmp(a, "--json")) c->json = 1;
         else {
             fprintf(stderr, "megartp: unknown option \"%s\" (megartp help)\n", a);
@@ -253,6 +257,61 @@ done:
     return rc;
 }
 
+/* The article's cumulative add (section 6, analysis (b)): the step of A0+C0, then with B1,
+ * B0, D0, D1, D2, E1 (and F1) added one at a time, each addition's increment beside the
+ * op's standalone time (serial, from the whole plan). Every op's producers are in the set
+ * before it, so each partial step computes real data. */
+static int bench_cumulative(const cli *c, mrt_context *ctx, mrt_graph *g, glm5_host *h) {
+    static const char *order[] = {"A0", "C0", "B1", "B0", "D0", "D1", "D2", "E1", "F1"};
+    char ops[64] = "";
+    mrt_plan *p = NULL;
+    mrt_bench_prefix_result all, r, prev;
+    memset(&prev, 0, sizeof prev);
+    mrt_status s = mrt_plan_build(g, &c->plan, &p);
+    if (!s && mrt_bench_prefix(p, h, c->copies, c->reps, c->modes, 1, NULL, &all)) s = MRT_ERR_INVALID;
+    if (s) {
+        if (s != MRT_ERR_INVALID) fprintf(stderr, "megartp bench: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
+        mrt_plan_free(p);
+        return 1;
+    }
+    bool cmp = strstr(c->modes, "cmp") != NULL;
+    printf("\n| ops | MB | read us | serial us | +serial | %s | added op alone (serial) |\n|---|---|---|---|---|%s---|\n",
+           cmp ? "cmp us | +cmp" : "", cmp ? "---|---|" : "");
+    int rc = 0;
+    for (int i = 0; i < 9 && !rc; i++) {
+        mrt_op *op = mrt_graph_find_op(g, order[i]);
+        int row = -1;
+        for (int k = 0; op && k < p->n_ops; k++)
+            if (p->ops[k] == op->id) row = k;
+        if (row < 0) continue; /* not in this plan (the seed tiling has no F1) */
+        snprintf(ops + strlen(ops), sizeof ops - strlen(ops), "%s%s", ops[0] ? "," : "", order[i]);
+        if (i == 0) continue; /* A0 alone is not a step of the article's table: A0+C0 is */
+        mrt_plan_opts o = c->plan;
+        o.ops = ops;
+        mrt_plan *q = NULL;
+        s = mrt_plan_build(g, &o, &q);
+        if (s || mrt_bench_prefix(q, h, c->copies, c->reps, c->modes, 0, NULL, &r)) {
+            if (s) fprintf(stderr, "megartp bench: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
+            rc = 1;
+        } else {
+            printf("| %s | %.1f | %.2f | %.2f | %+.2f |", ops, r.step_mb, r.read_us, r.serial_us,
+                   prev.serial_us ? r.serial_us - prev.serial_us : 0.0);
+            if (cmp) printf(" %.2f | %+.2f |", r.cmp_us, prev.cmp_us ? r.cmp_us - prev.cmp_us : 0.0);
+            printf(" %s %.2f", order[i], all.op_us[row]);
+            for (int k = 0; k < p->n_ops && i == 1; k++) /* the first row adds two ops */
+                if (!strcmp(g->ops[p->ops[k]].name, "A0")) printf(", A0 %.2f", all.op_us[k]);
+            printf(" |\n");
+            prev = r;
+        }
+        mrt_plan_free(q);
+    }
+    printf("\nWhole plan: serial %.2f us%s%.2f, read kernel %.2f us. Increments: a step minus the step before it "
+           "(same run, %d replays, weights and caches rotating through %d copies).\n",
+           all.serial_us, cmp ? ", cmp " : "", cmp ? all.cmp_us : 0.0, all.read_us, c->reps, c->copies);
+    mrt_plan_free(p);
+    return rc;
+}
+
 static int cmd_bench(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     char why[256];
     if (!mrt_gpu_available(why, sizeof why)) {
@@ -277,10 +336,14 @@ static int cmd_bench(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     if (!s) s = glm5_host_random(ctx, cfg, &c->shape, c->seed, &h);
     int rc = 1;
     if (s) fprintf(stderr, "megartp bench: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
-    else {
+    else if (c->cumulative) {
+        printf("glm5-prefix (%s) cumulative add: M %d, batch %d, kv %d, modes %s, %d replays, %d copies\n", c->model,
+               c->shape.m, c->shape.batch, c->shape.kv, c->modes, c->reps, c->copies);
+        rc = bench_cumulative(c, ctx, g, &h);
+    } else {
         printf("glm5-prefix (%s) bench: M %d, batch %d, kv %d, modes %s, %d replays, %d copies\n", c->model, c->shape.m,
                c->shape.batch, c->shape.kv, c->modes, c->reps, c->copies);
-        rc = mrt_bench_prefix(p, &h, c->copies, c->reps, c->modes, stdout) ? 1 : 0;
+        rc = mrt_bench_prefix(p, &h, c->copies, c->reps, c->modes, 1, stdout, NULL) ? 1 : 0;
     }
     glm5_host_free(&h);
     mrt_plan_free(p);

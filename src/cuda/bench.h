@@ -21,9 +21,19 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy);
 /* Tests: A0 holds its outputs back ns nanoseconds (a slow producer); drops captured graphs. */
 void mrt_gpu_set_producer_delay(mrt_gpu_exec *x, unsigned ns);
 
+/* Medians of one `megartp bench glm5-prefix` run, in us. */
+typedef struct mrt_bench_prefix_result {
+    double read_us;             /* the same-bytes read kernel */
+    double serial_us, cmp_us;   /* the step (cmp_us 0: not measured) */
+    double op_us[MRT_MAX_OPS];  /* each plan op alone (serial); 0 when per_op is 0 */
+    double step_mb;             /* bytes a step must move */
+} mrt_bench_prefix_result;
+
 /* `megartp bench glm5-prefix`: host_glm5 is the glm5_host whose contents are uploaded to
- * every copy. Prints a markdown table to out; returns 0 or -1 (message on out). */
-int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, const char *modes, FILE *out);
+ * every copy. per_op = 0 skips the per-op figures. Prints a markdown table to out (NULL:
+ * nothing) and fills *res (NULL: not wanted); returns 0 or -1 (message on out or stderr). */
+int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, const char *modes, int per_op, FILE *out,
+                     mrt_bench_prefix_result *res);
 
 /* `megartp bench pdl`: the PDL experiment (src/cuda/bench_pdl.cu). Producer A0 (add + RMSNorm
  * + quant, hidden 6144) -> consumer FP8 GEMM B0 (6144 -> 2624; and B1, 6144 -> 128, the

@@ -64,15 +64,17 @@ static double op_bytes(const mrt_plan *p, int op_id) {
     return b;
 }
 
-extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, const char *modes, FILE *out) {
+extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, const char *modes, int per_op,
+                                FILE *out, mrt_bench_prefix_result *res) {
     bool want_cmp = modes && strstr(modes, "cmp");
+    FILE *msg = out ? out : stderr;
     const glm5_host *h = (const glm5_host *)host_glm5;
     const mrt_graph *g = p->g;
     mrt_gpu_exec *x = NULL;
     mrt_status st = mrt_gpu_exec_new(p, copies, &x);
     if (!st) st = glm5_upload(x, g, h, copies);
     if (st) {
-        fprintf(out, "bench: %s: %s\n", mrt_status_name(st), mrt_last_error(p->ctx));
+        fprintf(msg, "bench: %s: %s\n", mrt_status_name(st), mrt_last_error(p->ctx));
         mrt_gpu_exec_free(x);
         return -1;
     }
@@ -101,6 +103,7 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
     float *t_op = (float *)malloc(sizeof(float) * rounds * MRT_MAX_OPS);
     /* -1: read kernel, 0..n_ops-1: one op (serial), n_ops: the serial step, n_ops + 1: cmp */
     for (int what = -1; what <= p->n_ops + want_cmp && !st; what++) {
+        if (!per_op && what >= 0 && what < p->n_ops) continue;
         cudaGraph_t gr;
         cudaGraphExec_t ge = NULL;
         cudaError_t ce = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
@@ -115,7 +118,7 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
         if (!ce && !ce2 && !st) ce = cudaGraphInstantiate(&ge, gr, 0);
         if (!ce2) cudaGraphDestroy(gr);
         if (ce || ce2) {
-            fprintf(out, "bench: graph capture: %s\n", cudaGetErrorString(ce ? ce : ce2));
+            fprintf(msg, "bench: graph capture: %s\n", cudaGetErrorString(ce ? ce : ce2));
             st = MRT_ERR_INVALID;
         }
         float *dst = what < 0 ? t_read : what < p->n_ops ? t_op + what * rounds : what == p->n_ops ? t_step : t_cmp;
@@ -133,12 +136,20 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
     reps = rounds;
     int rc = 0;
     if (st) {
-        fprintf(out, "bench: %s: %s\n", mrt_status_name(st), mrt_last_error(p->ctx));
+        fprintf(msg, "bench: %s: %s\n", mrt_status_name(st), mrt_last_error(p->ctx));
         rc = -1;
-    } else {
+    } else if (res) {
+        memset(res, 0, sizeof *res);
+        res->read_us = pct(t_read, reps, 0.5) * 1e3f;
+        res->serial_us = pct(t_step, reps, 0.5) * 1e3f;
+        res->cmp_us = want_cmp ? pct(t_cmp, reps, 0.5) * 1e3f : 0;
+        for (int i = 0; i < p->n_ops && per_op; i++) res->op_us[i] = pct(t_op + i * reps, reps, 0.5) * 1e3f;
+        res->step_mb = step_bytes * 1e-6;
+    }
+    if (!st && out) {
         float rd_us = pct(t_read, reps, 0.5) * 1e3f;
         fprintf(out, "\n| op | kind | us (median) | MB | TB/s | x read of its bytes |\n|---|---|---|---|---|---|\n");
-        for (int i = 0; i < p->n_ops; i++) {
+        for (int i = 0; i < p->n_ops && per_op; i++) {
             const mrt_op *op = &g->ops[p->ops[i]];
             float us = pct(t_op + i * reps, reps, 0.5) * 1e3f;
             fprintf(out, "| %s | %s | %.2f | %.2f | %.2f | %.2f |\n", op->name, mrt_op_kind(op), us, bytes[i] * 1e-6,

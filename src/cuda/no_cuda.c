@@ -48,9 +48,10 @@ mrt_status mrt_gpu_serial_op(mrt_gpu_exec *x, int i, int copy) {
     (void)x, (void)i, (void)copy;
     return no_gpu();
 }
-int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, const char *modes, FILE *out) {
-    (void)p, (void)host_glm5, (void)copies, (void)reps, (void)modes;
-    fprintf(out, "bench: megartp was built without CUDA (no nvcc found)\n");
+int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, const char *modes, int per_op, FILE *out,
+                     mrt_bench_prefix_result *res) {
+    (void)p, (void)host_glm5, (void)copies, (void)reps, (void)modes, (void)per_op, (void)res;
+    fprintf(out ? out : stderr, "bench: megartp was built without CUDA (no nvcc found)\n");
     return -1;
 }
 int mrt_bench_gemm(const int *ms, int n_ms, FILE *out) {

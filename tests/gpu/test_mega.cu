@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h" /* mrt_gpu_exec_stream */
 #include "glm5_fixture.h"
 #include "gpu.h"
 #include "internal.h"
@@ -100,6 +101,19 @@ int main(void) {
     printf("NoOp plan (%d workers): best %.2f us, mean %.2f us per step (event-timed: includes ~5 us of launch "
            "overhead on these machines)\n", p->workers, best * 1e3f, sum / 190 * 1e3f);
     CHECK(st == MRT_OK, "NoOp plan runs: %s", st ? mrt_last_error(ctx) : "");
+    /* The framework cost as a stream of steps sees it: 500 steps back to back between two
+     * events (each launch queued while the previous step runs), per step. */
+    for (int rep = 0; rep < 3 && !st; rep++) {
+        cudaEventRecord(e0, (cudaStream_t)mrt_gpu_exec_stream(x));
+        for (int r = 0; r < 500 && !st; r++) st = mrt_gpu_mega_step(x, 0, 0);
+        cudaEventRecord(e1, (cudaStream_t)mrt_gpu_exec_stream(x));
+        if (!st) st = mrt_gpu_sync(x);
+        float ms = 0;
+        cudaEventSynchronize(e1);
+        cudaEventElapsedTime(&ms, e0, e1);
+        printf("NoOp plan, 500 steps back to back: %.2f us per step\n", ms * 1e3f / 500);
+    }
+    CHECK(st == MRT_OK, "NoOp steps back to back: %s", st ? mrt_last_error(ctx) : "");
     /* a wait that can never be met: the watchdog names worker, instruction and event */
     mrt_instr stuck = noop;
     stuck.opcode = MRT_OPC_ADD_RMSNORM_QUANT, stuck.wait_count = 1, stuck.task = 0;
