@@ -180,6 +180,8 @@ typedef struct mrt_trace_metrics {
     int critical_len;       /* tasks (through the events) or kernel launches (through stream
                                order and data dependences) on the critical path */
     double critical_us;     /* its length: first start to last end */
+    double tick_us;         /* the smallest gap between two distinct stamps: the clock's
+                               resolution is at most this (%globaltimer can tick coarsely) */
 } mrt_trace_metrics;
 
 mrt_trace *mrt_trace_new(mrt_plan *p, const char *executor);

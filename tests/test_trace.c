@@ -168,6 +168,7 @@ static void cta_traces(mrt_plan *p, const char *html) {
           busy / (span * 132));
     CHECK(m.critical_len == n && fabs(m.critical_us - span) < 1e-9, "serial critical path: %d launches, %.3f us",
           m.critical_len, m.critical_us);
+    CHECK(fabs(m.tick_us - 0.5) < 1e-9, "smallest step between stamps %.3f us (want 0.5)", m.tick_us);
     mrt_trace_print(tr, stdout);
     int slices = 0;
     CHECK(parse_json(tr, &slices), "serial CTA trace JSON parses and names its processes");

@@ -292,6 +292,16 @@ mrt_trace_metrics mrt_trace_get_metrics(const mrt_trace *t) {
     m.gap_pct = m.span_us > 0 ? 100 * m.gap_total_us / m.span_us : 0;
     m.critical_len = critical_path(t, path, cap + t->p->n_tasks, &m.critical_us);
     free(v), free(gaps), free(path);
+    double *all = malloc(sizeof(double) * (size_t)t->n * MRT_PH_COUNT);
+    if (all) {
+        for (int i = 0; i < t->n; i++) memcpy(all + (size_t)i * MRT_PH_COUNT, t->r[i].t, sizeof t->r[i].t);
+        qsort(all, (size_t)t->n * MRT_PH_COUNT, sizeof(double), cmp_d);
+        m.tick_us = INFINITY;
+        for (size_t i = 1; i < (size_t)t->n * MRT_PH_COUNT; i++)
+            if (all[i] > all[i - 1] && all[i] - all[i - 1] < m.tick_us) m.tick_us = all[i] - all[i - 1];
+        if (m.tick_us == INFINITY) m.tick_us = 0;
+        free(all);
+    }
     return m;
 }
 
@@ -326,6 +336,8 @@ void mrt_trace_print(const mrt_trace *t, FILE *f) {
                    "%d, median %.3f us, total %.2f us (%.2f%% of the span)\n",
                 t->executor, t->n, n_tracks(t), m.span_us, 100 * m.active_ratio, m.gap_count, m.gap_median_us,
                 m.gap_total_us, m.gap_pct);
+    fprintf(f, "  stamps: the smallest step between two of them is %.3f us (the clock's resolution is at most that)\n",
+            m.tick_us);
     fprintf(f, "  %-4s %12s %12s %12s %12s  (us from the first stamp)\n", "op", "first vis.", "last vis.", "input ready",
             "done");
     double t0 = INFINITY;
@@ -371,10 +383,10 @@ mrt_status mrt_trace_write_json(const mrt_trace *t, FILE *f) {
     int tracks = n_tracks(t), streams = n_streams(t);
     fprintf(f, "{\"displayTimeUnit\": \"ns\",\n \"otherData\": {\"executor\": \"%s\", \"records\": %d, \"launches\": %d, "
                "\"tracks\": %d, \"span_us\": %.4f, \"active_ratio\": %.5f, \"gap_count\": %d, \"gap_median_us\": %.4f, "
-               "\"gap_total_us\": %.4f, \"gap_pct\": %.4f, \"critical_len\": %d, \"critical_us\": %.4f},\n"
+               "\"gap_total_us\": %.4f, \"gap_pct\": %.4f, \"critical_len\": %d, \"critical_us\": %.4f, \"tick_us\": %.4f},\n"
                " \"traceEvents\": [\n",
             t->executor, t->n, t->nl, tracks, m.span_us, m.active_ratio, m.gap_count, m.gap_median_us, m.gap_total_us,
-            m.gap_pct, m.critical_len, m.critical_us);
+            m.gap_pct, m.critical_len, m.critical_us, m.tick_us);
     fprintf(f, "  {\"ph\": \"M\", \"pid\": 1, \"name\": \"process_name\", \"args\": {\"name\": \"%s\"}},\n",
             ctas ? "SMs" : "workers");
     if (ctas) fprintf(f, "  {\"ph\": \"M\", \"pid\": 2, \"name\": \"process_name\", \"args\": {\"name\": \"streams\"}},\n");
