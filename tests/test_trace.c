@@ -179,6 +179,19 @@ static void cta_traces(mrt_plan *p, const char *html) {
     rendered(html, ctas + n); /* SM rows and stream rows */
     mrt_trace_free(tr);
 
+    /* bad records are refused, not stored: a launch of no op or stream, a CTA of no launch */
+    tr = mrt_trace_new(p, "serial");
+    CHECK(mrt_trace_add_launch(tr, -1, 0, "k") == -1 && mrt_trace_add_launch(tr, p->g->n_ops, 0, "k") == -1 &&
+              mrt_trace_add_launch(tr, p->ops[0], -1, "k") == -1,
+          "launches of a bad op or stream are refused");
+    mrt_trace_add_cta(tr, 0, 0, 0, 0, 1); /* no launch 0 yet */
+    mrt_trace_add_cta(tr, -1, 0, 0, 0, 1);
+    m = mrt_trace_get_metrics(tr);
+    CHECK(m.span_us == 0 && m.critical_len == 0 && m.gap_count == 0, "an empty trace has zero metrics");
+    CHECK(mrt_trace_write_json(NULL, stdout) == MRT_ERR_INVALID && mrt_trace_write_html(tr, NULL) == MRT_ERR_INVALID,
+          "writing without a trace or a file is refused");
+    mrt_trace_free(tr);
+
     /* cmp: A0 then B0 on stream 0, C0 (long) on stream 1, D1 needs both (on stream 0) */
     int a0 = op_id(p, "A0"), b0 = op_id(p, "B0"), c0 = op_id(p, "C0"), d1 = op_id(p, "D1");
     if (!CHECK(a0 >= 0 && b0 >= 0 && c0 >= 0 && d1 >= 0, "ops A0 B0 C0 D1 in the plan")) return;
