@@ -149,9 +149,11 @@ static int n_tracks(const mrt_trace *t) {
     return tracks;
 }
 
-/* The span of each unit the gaps are measured between: ops for task traces, kernel launches
- * for CTA traces (the article's "gaps between kernels"). v gets n_ops + nl entries. */
-static int unit_spans(const mrt_trace *t, span2 *v) {
+/* The span of each unit: ops for task traces, kernel launches for CTA traces (the units gaps
+ * are measured between; a launch's span is also its slice on its stream's track). Fills
+ * v[unit] for all n_ops + nl units: ops first, then launch i at n_ops + i; a unit without
+ * records gets a = INFINITY, b = -INFINITY. */
+static void unit_spans(const mrt_trace *t, span2 *v) {
     int nu = t->p->g->n_ops + t->nl;
     for (int u = 0; u < nu; u++) v[u].a = INFINITY, v[u].b = -INFINITY;
     for (int i = 0; i < t->n; i++) {
@@ -160,10 +162,13 @@ static int unit_spans(const mrt_trace *t, span2 *v) {
         if (busy_from(r) < v[u].a) v[u].a = busy_from(r);
         if (r->t[MRT_PH_PUBLISHED] > v[u].b) v[u].b = r->t[MRT_PH_PUBLISHED];
     }
-    int n = 0;
-    for (int u = 0; u < nu; u++)
-        if (v[u].b >= v[u].a) v[n++] = v[u];
-    return n;
+}
+
+/* unit_spans in a fresh array (NULL when out of memory); launch i's span is at n_ops + i. */
+static span2 *unit_spans_new(const mrt_trace *t) {
+    span2 *v = malloc(sizeof(span2) * (size_t)(t->p->g->n_ops + t->nl + 1));
+    if (v) unit_spans(t, v);
+    return v;
 }
 
 /* The task whose publication released `task` last: among the producers of its events, the
@@ -186,17 +191,6 @@ static int releaser(const mrt_trace *t, int task) {
         }
     }
     return best;
-}
-
-/* Per launch: [first CTA start, last CTA end]; a[i] = INFINITY for a launch with no CTA. */
-static void launch_spans(const mrt_trace *t, span2 *v) {
-    for (int i = 0; i < t->nl; i++) v[i].a = INFINITY, v[i].b = -INFINITY;
-    for (int i = 0; i < t->n; i++) {
-        const rec *r = &t->r[i];
-        if (r->launch < 0) continue;
-        if (r->t[MRT_PH_VISIBLE] < v[r->launch].a) v[r->launch].a = r->t[MRT_PH_VISIBLE];
-        if (r->t[MRT_PH_PUBLISHED] > v[r->launch].b) v[r->launch].b = r->t[MRT_PH_PUBLISHED];
-    }
 }
 
 /* The launch that held launch `i` back last: among the previous launch of its stream and
@@ -226,15 +220,14 @@ static int critical_path(const mrt_trace *t, int *path, int cap, double *us) {
     int n = 0;
     *us = 0;
     if (t->nl) {
-        span2 *ls = malloc(sizeof(span2) * (size_t)t->nl);
-        if (!ls) return 0;
-        launch_spans(t, ls);
+        span2 *all = unit_spans_new(t), *ls = all ? all + t->p->g->n_ops : NULL;
+        if (!all) return 0;
         int last = -1;
         for (int i = 0; i < t->nl; i++)
             if (ls[i].b > -INFINITY && (last < 0 || ls[i].b > ls[last].b)) last = i;
         for (int i = last; i >= 0 && n < cap; i = launch_releaser(t, ls, i)) path[n++] = i;
         if (n) *us = ls[path[0]].b - ls[path[n - 1]].a;
-        free(ls);
+        free(all);
     } else {
         int last = -1;
         for (int i = 0; i < t->n; i++)
@@ -277,7 +270,10 @@ mrt_trace_metrics mrt_trace_get_metrics(const mrt_trace *t) {
     }
     m.active_ratio = m.span_us > 0 && tracks ? busy / (m.span_us * tracks) : 0;
     /* gaps: stretches where no unit (op or kernel launch) runs anywhere */
-    int nu = unit_spans(t, v);
+    unit_spans(t, v);
+    int nu = 0;
+    for (int u = 0; u < t->p->g->n_ops + t->nl; u++)
+        if (v[u].b >= v[u].a) v[nu++] = v[u];
     qsort(v, (size_t)nu, sizeof *v, cmp_span2);
     int ng = 0;
     double reach = nu ? v[0].b : 0;
@@ -396,16 +392,15 @@ mrt_status mrt_trace_write_json(const mrt_trace *t, FILE *f) {
     for (int s = 0; s < streams; s++)
         fprintf(f, "  {\"ph\": \"M\", \"pid\": 2, \"tid\": %d, \"name\": \"thread_name\", \"args\": {\"name\": \"stream %d\"}},\n",
                 s, s);
-    span2 *ls = t->nl ? malloc(sizeof(span2) * (size_t)t->nl) : NULL;
-    if (t->nl && !ls) return MRT_ERR_NOMEM;
-    if (ls) launch_spans(t, ls);
+    span2 *all = unit_spans_new(t), *ls = all ? all + p->g->n_ops : NULL;
+    if (!all) return MRT_ERR_NOMEM;
     for (int i = 0; i < t->nl; i++) /* one slice per launch on its stream's track */
         if (ls[i].b > -INFINITY)
             fprintf(f, "  {\"ph\": \"X\", \"pid\": 2, \"tid\": %d, \"name\": \"%s.%s\", \"cat\": \"%s\", \"ts\": %.4f, "
                        "\"dur\": %.4f, \"args\": {\"launch\": %d}},\n",
                     t->l[i].stream, p->g->ops[t->l[i].op].name, t->l[i].kernel, p->g->ops[t->l[i].op].name, ls[i].a,
                     ls[i].b - ls[i].a, i);
-    free(ls);
+    free(all);
     for (int i = 0; i < t->n; i++) {
         const rec *r = &t->r[i];
         char label[48];
@@ -444,15 +439,14 @@ mrt_status mrt_trace_write_html(const mrt_trace *t, FILE *f) {
         fprintf(f, "<span style=\"background:%s\">%s</span>", op_color(p->ops[o]), p->g->ops[p->ops[o]].name);
     fprintf(f, "</div>\n<svg id=\"tl\" width=\"1200\" height=\"%d\"></svg>\n<div id=\"tip\"></div>\n<script>\n"
                "const D = [\n", 20 + 6 * rows);
-    span2 *ls = t->nl ? malloc(sizeof(span2) * (size_t)t->nl) : NULL;
-    if (t->nl && !ls) return MRT_ERR_NOMEM;
-    if (ls) launch_spans(t, ls);
+    span2 *all = unit_spans_new(t), *ls = all ? all + p->g->n_ops : NULL;
+    if (!all) return MRT_ERR_NOMEM;
     for (int i = 0; i < t->nl; i++)
         if (ls[i].b > -INFINITY)
             fprintf(f, "[%d,\"%s.%s (stream %d)\",\"%s\",%.4f,%.4f,%.4f,%.4f,%.4f],\n", tracks + 1 + t->l[i].stream,
                     p->g->ops[t->l[i].op].name, t->l[i].kernel, t->l[i].stream, op_color(t->l[i].op), ls[i].a, ls[i].a,
                     ls[i].a, ls[i].b, ls[i].b);
-    free(ls);
+    free(all);
     for (int i = 0; i < t->n; i++) {
         const rec *r = &t->r[i];
         char label[48];

@@ -30,13 +30,17 @@ extern "C" mrt_cta_stamp *mrt_gpu_stamps_take(int ctas, const char *kernel) {
 }
 
 /* What a traced stream step's graph holds: the records cleared, then the executor's launches. */
-static mrt_status traced_serial(mrt_gpu_exec *x, int copy) {
+static mrt_status clear_records(mrt_gpu_exec *x) {
     cudaError_t e = cudaMemsetAsync(x->stamps.dev, 0, sizeof(mrt_cta_stamp) * MRT_STAMP_CTAS, x->stream);
-    return e ? mrt_gpu_cuda_fail(x, e, "trace: clear records") : mrt_gpu_serial_launch(x, copy);
+    return e ? mrt_gpu_cuda_fail(x, e, "trace: clear records") : MRT_OK;
+}
+static mrt_status traced_serial(mrt_gpu_exec *x, int copy) {
+    mrt_status st = clear_records(x);
+    return st ? st : mrt_gpu_serial_launch(x, copy);
 }
 static mrt_status traced_cmp(mrt_gpu_exec *x, int copy) {
-    cudaError_t e = cudaMemsetAsync(x->stamps.dev, 0, sizeof(mrt_cta_stamp) * MRT_STAMP_CTAS, x->stream);
-    return e ? mrt_gpu_cuda_fail(x, e, "trace: clear records") : mrt_gpu_cmp_launch(x, copy);
+    mrt_status st = clear_records(x);
+    return st ? st : mrt_gpu_cmp_launch(x, copy);
 }
 
 static mrt_status stream_trace(mrt_gpu_exec *x, bool cmp, int copy, mrt_trace *t) {

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "glm5_check.h"
@@ -31,6 +32,21 @@ static void glm5_fixture_free(glm5_fixture *f) {
     mrt_plan_free(f->p);
     mrt_graph_free(f->g);
     memset(f, 0, sizeof *f);
+}
+
+/* FNV-1a over the device bytes of the named tensors (copy 0): equal digests = identical
+ * bytes. *st carries a download error (and stops the digest). */
+static uint64_t gpu_digest(mrt_gpu_exec *x, const mrt_graph *g, const char *const *names, int n, mrt_status *st) {
+    uint64_t d = 1469598103934665603ull;
+    for (int i = 0; i < n && !*st; i++) {
+        const mrt_tensor *t = mrt_graph_find_tensor(g, names[i]);
+        size_t bytes = mrt_tensor_bytes(t);
+        unsigned char *b = (unsigned char *)malloc(bytes);
+        *st = b ? mrt_gpu_download(x, mrt_tensor_id(t), 0, b) : MRT_ERR_NOMEM;
+        for (size_t k = 0; b && !*st && k < bytes; k++) d = (d ^ b[k]) * 1099511628211ull;
+        free(b);
+    }
+    return d;
 }
 
 /* On failure everything made so far is freed and the status returned (message in ctx). */

@@ -14,19 +14,6 @@
 
 static mrt_context *ctx;
 
-static uint64_t outputs_digest(mrt_gpu_exec *x, const mrt_graph *g, const char **names, int n, mrt_status *st) {
-    uint64_t d = 1469598103934665603ull;
-    for (int i = 0; i < n && !*st; i++) {
-        const mrt_tensor *t = mrt_graph_find_tensor(g, names[i]);
-        size_t bytes = mrt_tensor_bytes(t);
-        unsigned char *b = (unsigned char *)malloc(bytes);
-        *st = b ? mrt_gpu_download(x, mrt_tensor_id(t), 0, b) : MRT_ERR_NOMEM;
-        for (size_t k = 0; k < bytes && !*st; k++) d = (d ^ b[k]) * 1099511628211ull;
-        free(b);
-    }
-    return d;
-}
-
 static char *json_of(mrt_trace *tr) {
     FILE *f = tmpfile();
     if (!f || mrt_trace_write_json(tr, f)) return NULL;
@@ -58,7 +45,7 @@ static void stream_executor(const char *exe, mrt_plan *p, mrt_gpu_exec *x, uint6
     mrt_trace *tr = mrt_trace_new(p, exe);
     mrt_status st = mrt_gpu_trace_step(x, exe, 0, tr);
     if (!CHECK(st == MRT_OK, "%s traced step: %s", exe, mrt_last_error(ctx))) return mrt_trace_free(tr);
-    uint64_t d = outputs_digest(x, g, outs, 6, &st);
+    uint64_t d = gpu_digest(x, g, outs, 6, &st);
     CHECK(st == MRT_OK && d == want, "%s: traced step's bytes differ from the untraced step's", exe);
     mrt_trace_print(tr, stdout);
     mrt_trace_metrics m = mrt_trace_get_metrics(tr);
@@ -92,7 +79,7 @@ static void stream_executors(void) {
     if (!st) st = mrt_gpu_serial_step(f.x, 0, 1);
     if (!st) st = mrt_gpu_sync(f.x);
     const char *outs[] = {"r_new", "qmla", "logits", "topk", "mla_cache", "idx_cache"};
-    uint64_t want = st ? 0 : outputs_digest(f.x, f.g, outs, 6, &st);
+    uint64_t want = st ? 0 : gpu_digest(f.x, f.g, outs, 6, &st);
     if (CHECK(st == MRT_OK, "set-up: %s", mrt_last_error(ctx))) {
         stream_executor("serial", f.p, f.x, want);
         stream_executor("cmp", f.p, f.x, want);
@@ -106,11 +93,11 @@ static void mega(void) {
     if (!st) st = mrt_gpu_mega_step(f.x, 0, 1);
     if (!st) st = mrt_gpu_sync(f.x);
     const char *outs[] = {"r_new", "x", "x8", "sx"};
-    uint64_t want = st ? 0 : outputs_digest(f.x, f.g, outs, 4, &st);
+    uint64_t want = st ? 0 : gpu_digest(f.x, f.g, outs, 4, &st);
     mrt_trace *tr = st ? NULL : mrt_trace_new(f.p, "mega");
     if (!st) st = mrt_gpu_trace_step(f.x, "mega", 0, tr);
     if (CHECK(st == MRT_OK, "mega traced step: %s", mrt_last_error(ctx))) {
-        CHECK(outputs_digest(f.x, f.g, outs, 4, &st) == want && !st, "mega: traced step's bytes differ");
+        CHECK(gpu_digest(f.x, f.g, outs, 4, &st) == want && !st, "mega: traced step's bytes differ");
         mrt_trace_print(tr, stdout);
         char *json = json_of(tr);
         int slices = 0;
