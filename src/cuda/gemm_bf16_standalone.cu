@@ -5,15 +5,29 @@
 #include "gemm_host.h"
 #include "gemm_kernel.cuh"
 
-template <int KIND, class Wait> static const void *mrt_bf16_kernel(int tn) {
+template <int KIND, class Wait, bool TRACE = false> static const void *mrt_bf16_kernel(int tn) {
     switch (tn) {
-    case 8: return (const void *)mrt_gemm_kernel<KIND, 8, Wait, mrt_epi_store>;
-    case 16: return (const void *)mrt_gemm_kernel<KIND, 16, Wait, mrt_epi_store>;
-    case 32: return (const void *)mrt_gemm_kernel<KIND, 32, Wait, mrt_epi_store>;
-    case 64: return (const void *)mrt_gemm_kernel<KIND, 64, Wait, mrt_epi_store>;
-    case 128: return (const void *)mrt_gemm_kernel<KIND, 128, Wait, mrt_epi_store>;
+    case 8: return (const void *)mrt_gemm_kernel<KIND, 8, Wait, mrt_epi_store, TRACE>;
+    case 16: return (const void *)mrt_gemm_kernel<KIND, 16, Wait, mrt_epi_store, TRACE>;
+    case 32: return (const void *)mrt_gemm_kernel<KIND, 32, Wait, mrt_epi_store, TRACE>;
+    case 64: return (const void *)mrt_gemm_kernel<KIND, 64, Wait, mrt_epi_store, TRACE>;
+    case 128: return (const void *)mrt_gemm_kernel<KIND, 128, Wait, mrt_epi_store, TRACE>;
     }
     return NULL;
+}
+
+template <int KIND> static const void *mrt_bf16_traced_of(const void *kernel) {
+    for (int tn = 8; tn <= 128; tn *= 2) {
+        if (kernel == mrt_bf16_kernel<KIND, mrt_wait_none>(tn)) return mrt_bf16_kernel<KIND, mrt_wait_none, true>(tn);
+        if (kernel == mrt_bf16_kernel<KIND, mrt_wait_griddep>(tn))
+            return mrt_bf16_kernel<KIND, mrt_wait_griddep, true>(tn);
+    }
+    return NULL;
+}
+
+const void *mrt_gemm_bf16_traced(const void *kernel) {
+    const void *k = mrt_bf16_traced_of<MRT_GEMM_BF16>(kernel);
+    return k ? k : mrt_bf16_traced_of<MRT_GEMM_BF16_MN>(kernel);
 }
 
 int mrt_bf16_split(int M, int N, int K, int batches, int mn, int split, int allow_cluster, int *cluster) {

@@ -5,13 +5,21 @@
 #include "gemm_host.h"
 #include "gemm_kernel.cuh"
 
-template <class Wait> static const void *mrt_fp8_kernel(int tn) {
+template <class Wait, bool TRACE = false> static const void *mrt_fp8_kernel(int tn) {
     switch (tn) {
-    case 8: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 8, Wait, mrt_epi_store>;
-    case 16: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 16, Wait, mrt_epi_store>;
-    case 32: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 32, Wait, mrt_epi_store>;
-    case 64: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 64, Wait, mrt_epi_store>;
-    case 128: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 128, Wait, mrt_epi_store>;
+    case 8: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 8, Wait, mrt_epi_store, TRACE>;
+    case 16: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 16, Wait, mrt_epi_store, TRACE>;
+    case 32: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 32, Wait, mrt_epi_store, TRACE>;
+    case 64: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 64, Wait, mrt_epi_store, TRACE>;
+    case 128: return (const void *)mrt_gemm_kernel<MRT_GEMM_FP8, 128, Wait, mrt_epi_store, TRACE>;
+    }
+    return NULL;
+}
+
+const void *mrt_gemm_fp8_traced(const void *kernel) {
+    for (int tn = 8; tn <= 128; tn *= 2) {
+        if (kernel == mrt_fp8_kernel<mrt_wait_none>(tn)) return mrt_fp8_kernel<mrt_wait_none, true>(tn);
+        if (kernel == mrt_fp8_kernel<mrt_wait_griddep>(tn)) return mrt_fp8_kernel<mrt_wait_griddep, true>(tn);
     }
     return NULL;
 }

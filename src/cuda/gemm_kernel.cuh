@@ -8,18 +8,24 @@
 #include "../ops/gemm_bf16.cuh"
 #include "../ops/gemm_fp8.cuh"
 
-/* The kernel's producer wait with a trace stamp: the first wait to return stamps the CTA's
- * "inputs ready" (its activation loader's, before any consumer's). */
-template <class Wait> struct mrt_wait_stamped {
+/* The kernel's producer wait; traced, the first wait to return stamps the CTA's "inputs
+ * ready" (its activation loader's, before any consumer's). */
+template <class Wait, bool TRACE> struct mrt_wait_stamped {
     Wait w;
     mrt_cta_stamp *ts;
     __device__ __forceinline__ void operator()(int lane) const {
         w(lane);
-        if (lane == 0) mrt_stamp_ready(ts);
+        if constexpr (TRACE)
+            if (lane == 0) mrt_stamp_ready(ts);
     }
 };
 
-template <int KIND, int TN, class Wait, class Epi>
+/* TRACE: the traced twin, the only instantiation with stamp code (records in a.ts); the host
+ * launches it only for a traced step's launches (mrt_gpu_gemm_run). Never taken, the
+ * NULL-guarded stamps still changed the untraced kernel (56-112 instructions more, its tile
+ * decode off the uniform datapath, registers and scheduling moved in every role; measured
+ * 0.3-1 us slower per GEMM). Without them it is the same SASS as a -DMRT_NO_STAMPS build. */
+template <int KIND, int TN, class Wait, class Epi, bool TRACE = false>
 __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
     mrt_gemm_kernel(const __grid_constant__ CUtensorMap tw, const __grid_constant__ CUtensorMap tx,
                     const mrt_gemm_args a, const Epi epi) {
@@ -32,10 +38,11 @@ __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
     /* placement of the producer wait (gemm_core.cuh): LOADER for every executor's kernel;
      * ENTRY / PROLOGUE only in the PDL experiment's variants */
     constexpr int PLACE = mrt_wait_place<Wait>::value;
-    mrt_stamp_start(a.ts);
+    if constexpr (TRACE) mrt_stamp_start(a.ts);
     if constexpr (PLACE == MRT_WAIT_PLACE_ENTRY) {
         asm volatile("griddepcontrol.wait;" ::: "memory");
-        if (threadIdx.x == 0) mrt_stamp_ready(a.ts);
+        if constexpr (TRACE)
+            if (threadIdx.x == 0) mrt_stamp_ready(a.ts);
     }
     extern __shared__ uint8_t mrt_smem_raw[];
     typedef mrt_gemm_layout<KIND, TN> L;
@@ -53,7 +60,7 @@ __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
     mrt_gemm_tile t = mrt_gemm_tile_of<KIND>(a, (int)blockIdx.x);
     t.m0 = t.chunk * TN;
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
-    const mrt_wait_stamped<Wait> wait = {Wait(), a.ts};
+    const mrt_wait_stamped<Wait, TRACE> wait = {Wait(), a.ts};
     const int cl = a.split > 1 && a.cluster; /* split-K through the cluster's shared memory */
     if (threadIdx.x == 0) {
         mrt_gemm_controller_init<KIND>(bars, a.stages, cl ? a.split : 0);
@@ -95,8 +102,14 @@ __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
     }
     if (cl && warp < 4) mrt_cluster_wait(); /* consumers waited before their remote arrivals */
     /* warp 3 (storer) has nothing to do in the standalone kernel: the consumers store */
-    mrt_stamp_end(a.ts);
+    if constexpr (TRACE) mrt_stamp_end(a.ts);
 #endif
 }
+
+/* The traced twin of a planned kernel (mrt_gpu_gemm.kernel or .kernel_pdl of an fp8 / bf16
+ * plan), for mrt_gpu_gemm_run's traced launches; NULL for a kernel without one (bench pdl's
+ * variants). gemm_fp8_standalone.cu and gemm_bf16_standalone.cu define them. */
+const void *mrt_gemm_fp8_traced(const void *kernel);
+const void *mrt_gemm_bf16_traced(const void *kernel);
 
 #endif

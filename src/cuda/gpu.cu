@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "gemm_host.h"
+#include "gemm_kernel.cuh" /* the traced twins' lookup */
 #include "trace_gpu.h"
 
 int mrt_gpu_fail(char *why, size_t n, const char *fmt, ...) {
@@ -170,6 +171,18 @@ int mrt_gemm_pick_tn(int M) {
     return 128;
 }
 
+/* Lets `kernel` take `bytes` of dynamic shared memory. The attribute belongs to the kernel,
+ * which every GEMM plan of that variant shares: only ever raise it. (Setting it exactly let
+ * a later plan, or the cluster-capacity probe, lower it under an earlier plan, whose launch
+ * then failed with "invalid argument": the cumulative benchmark's B0 after B1.) */
+static cudaError_t raise_smem(const void *kernel, int bytes) {
+    cudaFuncAttributes fa;
+    cudaError_t e = cudaFuncGetAttributes(&fa, kernel);
+    if (e == cudaSuccess && fa.maxDynamicSharedSizeBytes < bytes)
+        e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    return e;
+}
+
 int mrt_gemm_cluster_capacity(const void *kernel, int size, int smem) {
     static struct {
         const void *k;
@@ -181,7 +194,7 @@ int mrt_gemm_cluster_capacity(const void *kernel, int size, int smem) {
     int cap = 0;
     if (size >= 2 && size <= 16 &&
         cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess &&
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) == cudaSuccess) {
+        raise_smem(kernel, smem) == cudaSuccess) {
         cudaLaunchConfig_t cfg = {};
         cudaLaunchAttribute attr;
         attr.id = cudaLaunchAttributeClusterDimension;
@@ -286,9 +299,20 @@ void mrt_gemm_ws_split(void *ws, int batches, int nchunks, int ntiles, unsigned 
 
 /* ---- launch -------------------------------------------------------------------------- */
 
+/* The traced twin of a plan's kernel (stamps compiled in), or NULL. */
+static const void *mrt_gemm_traced(const void *kernel) {
+    if (!kernel) return NULL;
+    const void *t = mrt_gemm_fp8_traced(kernel);
+    return t ? t : mrt_gemm_bf16_traced(kernel);
+}
+
 extern "C" int mrt_gpu_gemm_run(const mrt_gpu_gemm *g, void *stream, int pdl, char *why, size_t n) {
     const void *fn = pdl ? g->kernel_pdl : g->kernel;
     if (!fn) return mrt_gpu_fail(why, n, "gemm plan has no kernel (not planned?)");
+    /* this launch's trace records (NULL unless a traced step): only the traced twin writes them,
+     * the plan's kernels have no stamp code */
+    mrt_cta_stamp *ts = mrt_gpu_stamps_take(g->grid, "gemm");
+    if (ts && !(fn = mrt_gemm_traced(fn))) return mrt_gpu_fail(why, n, "gemm: the plan's kernel has no traced twin");
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3((unsigned)g->grid);
     cfg.blockDim = dim3(MRT_GEMM_THREADS);
@@ -307,10 +331,9 @@ extern "C" int mrt_gpu_gemm_run(const mrt_gpu_gemm *g, void *stream, int pdl, ch
     }
     cfg.attrs = na ? attr : NULL;
     cfg.numAttrs = (unsigned)na;
-    /* the plan's arguments, with this launch's trace records (NULL unless a traced step) */
-    mrt_gemm_args args;
+    mrt_gemm_args args; /* the plan's, with this launch's records */
     memcpy(&args, g->args, sizeof args);
-    args.ts = mrt_gpu_stamps_take(g->grid, "gemm");
+    args.ts = ts;
     void *params[4] = {(void *)g->tmap_w, (void *)g->tmap_x, (void *)&args, (void *)g->epi};
     cudaError_t e = cudaLaunchKernelExC(&cfg, fn, params);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "gemm launch failed: %s", cudaGetErrorString(e));
@@ -318,15 +341,16 @@ extern "C" int mrt_gpu_gemm_run(const mrt_gpu_gemm *g, void *stream, int pdl, ch
 }
 
 int mrt_gemm_allow(const mrt_gpu_gemm *g, const char *what, char *why, size_t n) {
-    if (g->cluster > 8) {
-        cudaFuncSetAttribute(g->kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-        cudaFuncSetAttribute(g->kernel_pdl, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    /* both variants and their traced twins: any of the four may be launched */
+    const void *k[4] = {g->kernel, g->kernel_pdl, mrt_gemm_traced(g->kernel), mrt_gemm_traced(g->kernel_pdl)};
+    for (int i = 0; i < 4; i++) {
+        if (i >= 2 && !k[i]) continue; /* a kernel without a twin */
+        if (g->cluster > 8) cudaFuncSetAttribute(k[i], cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+        cudaError_t e = raise_smem(k[i], g->smem_bytes);
+        if (e != cudaSuccess)
+            return mrt_gpu_fail(why, n, "%s: cannot allow %d bytes of shared memory: %s", what, g->smem_bytes,
+                                cudaGetErrorString(e));
     }
-    cudaError_t e1 = cudaFuncSetAttribute(g->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, g->smem_bytes);
-    cudaError_t e2 = cudaFuncSetAttribute(g->kernel_pdl, cudaFuncAttributeMaxDynamicSharedMemorySize, g->smem_bytes);
-    if (e1 != cudaSuccess || e2 != cudaSuccess)
-        return mrt_gpu_fail(why, n, "%s: cannot allow %d bytes of shared memory: %s", what, g->smem_bytes,
-                            cudaGetErrorString(e1 != cudaSuccess ? e1 : e2));
     return 0;
 }
 

@@ -78,7 +78,8 @@ typedef struct mrt_gemm_args {
     float *partial;    /* split > 1: [batches][split][M][N] fp32 partial sums */
     unsigned *tickets; /* split > 1: [batches][nchunks][ntiles] arrival counters, zero at rest */
     unsigned *diag;    /* host-mapped watchdog records, or NULL */
-    mrt_cta_stamp *ts; /* trace stamps, one record per CTA, or NULL (src/core/stamp.h) */
+    mrt_cta_stamp *ts; /* trace stamps, one record per CTA, or NULL (src/core/stamp.h); only
+                          the kernel's traced instantiation reads it (gemm_kernel.cuh) */
     int cluster;       /* split > 1 only: 1 = the split CTAs of a tile form a thread-block cluster
                           (cluster rank = split) and reduce through distributed shared memory;
                           0 = through `partial` and `tickets` in global memory */

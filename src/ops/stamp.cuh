@@ -1,8 +1,12 @@
 /* Device side of the stream executors' trace stamps (record layout: src/core/stamp.h).
  * Every standalone kernel calls mrt_stamp_start first, mrt_stamp_ready after its producer
  * wait (where it has one) and mrt_stamp_end last, with the record array of its launch or
- * NULL. Building with -DMRT_NO_STAMPS removes them: that build is the baseline for
- * measuring what the NULL checks cost when tracing is off (scripts/device-d.sh). */
+ * NULL. The GEMM kernel calls them only in its traced instantiation (TRACE, gemm_kernel.cuh):
+ * even never taken, the NULL-guarded stamps changed its untraced SASS. The other kernels
+ * keep the NULL checks: their loops compile within a few instructions of the stamp-free
+ * code, the checks add only their own guarded lines. Building with
+ * -DMRT_NO_STAMPS removes them all: the baseline that scripts/device-g.sh measures the
+ * untraced step against. */
 #ifndef MRT_STAMP_CUH
 #define MRT_STAMP_CUH
 
