@@ -242,11 +242,14 @@ mrt_status mrt_gpu_serial_step(mrt_gpu_exec *x, int copy, int graph);
  * branches side by side), programmatic dependent launch inside a stream, as a CUDA graph
  * captured on first use per copy. Asynchronous, like mrt_gpu_serial_step. */
 mrt_status mrt_gpu_cmp_step(mrt_gpu_exec *x, int copy);
-/* One step of the persistent megakernel (first version: plans of A0 only; others are
- * refused with MRT_ERR_UNSUPPORTED). reload = 1 re-uploads the plan's instructions and the
- * OperandPtrTable for copy (after editing the plan, or changing copy) and restarts the step
- * count. Between reloads event counters are never reset: step n waits for threshold * n. A wait past its bound traps; mrt_gpu_sync then
- * reports the worker, instruction, event, expected and seen count. */
+/* One step of the persistent megakernel on weight/cache copy `copy`: every op of the GLM-5
+ * prefix (an op it cannot run is refused with MRT_ERR_UNSUPPORTED, naming the op, on the
+ * first step, which also builds its device tables for every copy). reload = 1 re-uploads the
+ * plan's instructions (after editing the plan) and restarts the step count. Between reloads
+ * event counters are never reset: step n waits for threshold * n, n counted on the device,
+ * so steps may be captured into a CUDA graph (after a first, uncaptured step). A wait past
+ * its bound traps; mrt_gpu_sync then reports the worker, instruction, event, expected and
+ * seen count. */
 mrt_status mrt_gpu_mega_step(mrt_gpu_exec *x, int copy, int reload);
 mrt_status mrt_gpu_sync(mrt_gpu_exec *x);
 /* Runs executor "serial", "cmp" or "mega" on copy `copy` with trace stamps on (a warm step,

@@ -29,6 +29,18 @@ mrt_status glm5_upload(mrt_gpu_exec *x, const mrt_graph *g, const glm5_host *h, 
     return MRT_OK;
 }
 
+mrt_status glm5_download(mrt_gpu_exec *x, const mrt_graph *g, glm5_host *h) {
+    static const char *names[] = {"r_new", "qmla", "logits", "topk", "mla_cache", "idx_cache"};
+    for (int i = 0; i < 6; i++) {
+        const mrt_tensor *t = mrt_graph_find_tensor(g, names[i]);
+        void *b = glm5_host_buffer(h, names[i]);
+        if (!t || !b) continue; /* not in this graph / not held */
+        mrt_status st = mrt_gpu_download(x, mrt_tensor_id(t), 0, b);
+        if (st) return st;
+    }
+    return MRT_OK;
+}
+
 static double rel_err_bf16(const uint16_t *a, const uint16_t *b, size_t n, double *max_abs) {
     double num = 0, den = 0;
     *max_abs = 0;

@@ -14,6 +14,8 @@ mrt_status glm5_bind(const mrt_graph *g, const glm5_host *h, void **buffers);
 /* Uploads every tensor h holds to the GPU executor x: weights and caches into each of the
  * first `copies` copies (benchmarks rotate through them), everything else once. */
 mrt_status glm5_upload(mrt_gpu_exec *x, const mrt_graph *g, const glm5_host *h, int copies);
+/* Downloads the step's outputs and both caches (copy 0) into h: what glm5_compare checks. */
+mrt_status glm5_download(mrt_gpu_exec *x, const mrt_graph *g, glm5_host *h);
 
 typedef struct glm5_check_summary {
     double rel_r_new, rel_qmla, rel_logits, topk_overlap, topk_worst_row, topk_overlap_ties;

@@ -20,7 +20,7 @@ static const char *usage =
     "commands:\n"
     "  plan     build the plan and print it (tiles, events, queues, build time)\n"
     "  run      run one decode step on an executor and compare every output with the\n"
-    "           naive reference (--backend cpu)\n"
+    "           naive reference (--backend cpu; serial, cmp, mega need a GPU)\n"
     "  bench    (needs a GPU) glm5-prefix: the step of each executor in --modes with weights\n"
     "           and caches rotating through --copies layer copies, per op and per step, beside\n"
     "           the same-bytes read kernel; gemm: every GLM-5 GEMM shape against cuBLASLt;\n"
@@ -33,7 +33,7 @@ static const char *usage =
     "           gaps, per-op times and the critical path. --backend cpu (tasks on worker\n"
     "           tracks, host time), serial or cmp (every CTA on its SM's track from in-kernel\n"
     "           %globaltimer stamps, a track per stream), mega (each instruction's phases on\n"
-    "           its worker's track; the megakernel runs A0-only plans so far: --ops A0)\n"
+    "           its worker's track)\n"
     "  help     this text\n"
     "\n"
     "shape:\n"
@@ -57,14 +57,15 @@ static const char *usage =
     "  -o FILE          Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  --html FILE      self-contained HTML timeline (wheel zooms, drag pans)\n"
     "run, trace:\n"
-    "  --backend B      run: cpu (default); trace: cpu (default), serial, cmp, mega\n"
+    "  --backend B      cpu (default), serial, cmp or mega\n"
     "  --seed S         seed of the random weights, inputs and cache history (default 1)\n"
     "  --interleavings N  cpu: run N seeded random interleavings and require identical\n"
     "                   bytes (default 1)\n"
     "  --threads N      cpu: run the queues on N real threads instead (default 0: the seeded\n"
     "                   interleaving scheduler)\n"
     "bench:\n"
-    "  --modes LIST     executors to measure: serial,cmp (default; the per-op table is serial's)\n"
+    "  --modes LIST     executors to measure, a comma list of serial, cmp, mega (default\n"
+    "                   serial,cmp; the per-op table is serial's)\n"
     "  --reps N         replays per figure (default 200)\n"
     "  --copies N       weight and cache copies to rotate through (default 6, at least 6\n"
     "                   keeps every replay out of the 60 MB L2)\n"
@@ -82,6 +83,24 @@ typedef struct cli {
     int json, interleavings, threads, cumulative;
     unsigned long long seed;
 } cli;
+
+/* --modes: a comma list of serial, cmp, mega, none twice. */
+static bool modes_ok(const char *v) {
+    static const char *known[] = {"serial", "cmp", "mega"};
+    bool seen[3] = {false, false, false};
+    if (!v || !*v) return false;
+    for (const char *q = v; *q;) {
+        size_t n = strcspn(q, ",");
+        int k = -1;
+        for (int j = 0; j < 3; j++)
+            if (n == strlen(known[j]) && !strncmp(q, known[j], n)) k = j;
+        if (k < 0 || seen[k]) return false;
+        seen[k] = true;
+        q += n;
+        if (*q == ',' && !*++q) return false; /* a trailing comma */
+    }
+    return true;
+}
 
 static int parse_int(const char *flag, const char *v, long lo, long hi, int *out) {
     char *end;
@@ -127,8 +146,8 @@ static int parse(int argc, char **argv, cli *c) {
         else if (!strcmp(a, "--reps")) r = parse_int(a, v, 10, 100000, &c->reps), i++;
         else if (!strcmp(a, "--copies")) r = parse_int(a, v, 1, 16, &c->copies), i++;
         else if (!strcmp(a, "--modes")) {
-            if (!v || (strcmp(v, "serial") && strcmp(v, "serial,cmp") && strcmp(v, "cmp,serial") && strcmp(v, "cmp"))) {
-                fprintf(stderr, "megartp: --modes: \"%s\": serial, cmp or serial,cmp (mega does not exist yet)\n",
+            if (!modes_ok(v)) {
+                fprintf(stderr, "megartp: --modes: \"%s\": a comma list of serial, cmp and mega, each at most once\n",
                         v ? v : "");
                 return -1;
             }
@@ -199,9 +218,56 @@ static int parse(int argc, char **argv, cli *c) {
 
 /* One step on the CPU executor against the naive reference; with --interleavings N, N
  * seeded interleavings that must all give identical bytes. */
+/* One step on a GPU executor (serial, cmp or mega) against the naive reference, with the
+ * device tolerances (docs/NUMERICS.md). */
+static int cmd_run_gpu(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
+    char why[256];
+    if (!mrt_gpu_available(why, sizeof why)) {
+        fprintf(stderr, "megartp run: --backend %s needs a GPU: %s\n", c->backend, why);
+        return 1;
+    }
+    mrt_graph *g = NULL;
+    mrt_plan *p = NULL;
+    mrt_gpu_exec *x = NULL;
+    glm5_host in = {0}, ref = {0}, out = {0};
+    int rc = 1;
+    mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
+    if (!s) s = mrt_plan_build(g, &c->plan, &p);
+    if (!s) s = glm5_host_random(ctx, cfg, &c->shape, c->seed, &in);
+    if (!s) s = glm5_host_clone(ctx, &in, &ref);
+    if (!s) s = glm5_host_clone(ctx, &in, &out);
+    if (!s) s = glm5_naive(ctx, &ref);
+    if (!s) s = mrt_gpu_exec_new(p, 1, &x);
+    if (!s) s = glm5_upload(x, g, &in, 1);
+    if (!s) {
+        if (!strcmp(c->backend, "serial")) s = mrt_gpu_serial_step(x, 0, 0);
+        else if (!strcmp(c->backend, "cmp")) s = mrt_gpu_cmp_step(x, 0);
+        else s = mrt_gpu_mega_step(x, 0, 0);
+    }
+    if (!s) s = mrt_gpu_sync(x);
+    if (!s) s = glm5_download(x, g, &out);
+    if (!s) {
+        mrt_plan_info info = mrt_plan_get_info(p);
+        printf("glm5-prefix (%s) on the %s executor: M %d, batch %d, kv %d; %d tasks, %d events, %d workers, seed %llu\n",
+               c->model, c->backend, c->shape.m, c->shape.batch, c->shape.kv, info.tasks, info.events, info.workers,
+               c->seed);
+        int fails = glm5_compare(&out, &ref, glm5_plan_outputs(p), GLM5_TOL_DEVICE, stdout, NULL);
+        printf("%s\n", fails ? "FAIL" : "all outputs within the device tolerances");
+        rc = fails ? 1 : 0;
+    }
+    if (s) fprintf(stderr, "megartp run: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
+    mrt_gpu_exec_free(x);
+    glm5_host_free(&in), glm5_host_free(&ref), glm5_host_free(&out);
+    mrt_plan_free(p);
+    mrt_graph_free(g);
+    return rc;
+}
+
 static int cmd_run(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
+    if (!strcmp(c->backend, "serial") || !strcmp(c->backend, "cmp") || !strcmp(c->backend, "mega"))
+        return cmd_run_gpu(c, ctx, cfg);
     if (strcmp(c->backend, "cpu")) {
-        fprintf(stderr, "megartp run: backend \"%s\" is not available (cpu)\n", c->backend);
+        fprintf(stderr, "megartp run: unknown backend \"%s\" (cpu, serial, cmp, mega)\n", c->backend);
         return 2;
     }
     mrt_graph *g = NULL;
@@ -274,9 +340,9 @@ static int bench_cumulative(const cli *c, mrt_context *ctx, mrt_graph *g, glm5_h
         mrt_plan_free(p);
         return 1;
     }
-    bool cmp = strstr(c->modes, "cmp") != NULL;
-    printf("\n| ops | MB | read us | serial us | +serial | %s | added op alone (serial) |\n|---|---|---|---|---|%s---|\n",
-           cmp ? "cmp us | +cmp" : "", cmp ? "---|---|" : "");
+    bool cmp = strstr(c->modes, "cmp") != NULL, mega = strstr(c->modes, "mega") != NULL;
+    printf("\n| ops | MB | read us | serial us | +serial |%s%s added op alone (serial) |\n|---|---|---|---|---|%s%s---|\n",
+           cmp ? " cmp us | +cmp |" : "", mega ? " mega us | +mega |" : "", cmp ? "---|---|" : "", mega ? "---|---|" : "");
     int rc = 0;
     for (int i = 0; i < 9 && !rc; i++) {
         mrt_op *op = mrt_graph_find_op(g, order[i]);
@@ -297,6 +363,7 @@ static int bench_cumulative(const cli *c, mrt_context *ctx, mrt_graph *g, glm5_h
             printf("| %s | %.1f | %.2f | %.2f | %+.2f |", ops, r.step_mb, r.read_us, r.serial_us,
                    prev.serial_us ? r.serial_us - prev.serial_us : 0.0);
             if (cmp) printf(" %.2f | %+.2f |", r.cmp_us, prev.cmp_us ? r.cmp_us - prev.cmp_us : 0.0);
+            if (mega) printf(" %.2f | %+.2f |", r.mega_us, prev.mega_us ? r.mega_us - prev.mega_us : 0.0);
             printf(" %s %.2f", order[i], all.op_us[row]);
             for (int k = 0; k < p->n_ops && i == 1; k++) /* the first row adds two ops */
                 if (!strcmp(g->ops[p->ops[k]].name, "A0")) printf(", A0 %.2f", all.op_us[k]);
@@ -305,9 +372,11 @@ static int bench_cumulative(const cli *c, mrt_context *ctx, mrt_graph *g, glm5_h
         }
         mrt_plan_free(q);
     }
-    printf("\nWhole plan: serial %.2f us%s%.2f, read kernel %.2f us. Increments: a step minus the step before it "
-           "(same run, %d replays, weights and caches rotating through %d copies).\n",
-           all.serial_us, cmp ? ", cmp " : "", cmp ? all.cmp_us : 0.0, all.read_us, c->reps, c->copies);
+    printf("\nWhole plan: serial %.2f us", all.serial_us);
+    if (cmp) printf(", cmp %.2f us", all.cmp_us);
+    if (mega) printf(", mega %.2f us", all.mega_us);
+    printf(", read kernel %.2f us. Increments: a step minus the step before it (same run, %d replays, weights and "
+           "caches rotating through %d copies).\n", all.read_us, c->reps, c->copies);
     mrt_plan_free(p);
     return rc;
 }

@@ -25,6 +25,7 @@ void mrt_gpu_set_producer_delay(mrt_gpu_exec *x, unsigned ns);
 typedef struct mrt_bench_prefix_result {
     double read_us;             /* the same-bytes read kernel */
     double serial_us, cmp_us;   /* the step (cmp_us 0: not measured) */
+    double mega_us;             /* the megakernel's step (0: not measured) */
     double op_us[MRT_MAX_OPS];  /* each plan op alone (serial); 0 when per_op is 0 */
     double step_mb;             /* bytes a step must move */
 } mrt_bench_prefix_result;

@@ -66,7 +66,7 @@ static double op_bytes(const mrt_plan *p, int op_id) {
 
 extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int reps, const char *modes, int per_op,
                                 FILE *out, mrt_bench_prefix_result *res) {
-    bool want_cmp = modes && strstr(modes, "cmp");
+    bool want_cmp = modes && strstr(modes, "cmp"), want_mega = modes && strstr(modes, "mega");
     FILE *msg = out ? out : stderr;
     const glm5_host *h = (const glm5_host *)host_glm5;
     const mrt_graph *g = p->g;
@@ -99,11 +99,15 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0), cudaEventCreate(&e1);
     float *t_read = (float *)malloc(sizeof(float) * rounds), *t_step = (float *)malloc(sizeof(float) * rounds);
-    float *t_cmp = (float *)malloc(sizeof(float) * rounds);
+    float *t_cmp = (float *)malloc(sizeof(float) * rounds), *t_mega = (float *)malloc(sizeof(float) * rounds);
+    /* the megakernel loads its tables on its first step (allocations cannot be captured) */
+    if (want_mega && !(st = mrt_gpu_mega_step(x, 0, 0))) st = mrt_gpu_sync(x);
     float *t_op = (float *)malloc(sizeof(float) * rounds * MRT_MAX_OPS);
-    /* -1: read kernel, 0..n_ops-1: one op (serial), n_ops: the serial step, n_ops + 1: cmp */
-    for (int what = -1; what <= p->n_ops + want_cmp && !st; what++) {
+    /* -1: read kernel, 0..n_ops-1: one op (serial), n_ops: the serial step, n_ops + 1: cmp,
+     * n_ops + 2: mega */
+    for (int what = -1; what <= p->n_ops + 2 && !st; what++) {
         if (!per_op && what >= 0 && what < p->n_ops) continue;
+        if ((what == p->n_ops + 1 && !want_cmp) || (what == p->n_ops + 2 && !want_mega)) continue;
         cudaGraph_t gr;
         cudaGraphExec_t ge = NULL;
         cudaError_t ce = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
@@ -112,7 +116,8 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
             else if (what < p->n_ops) st = mrt_gpu_serial_op(x, what, c);
             else if (what == p->n_ops)
                 for (int i = 0; i < p->n_ops && !st; i++) st = mrt_gpu_serial_op(x, i, c);
-            else st = mrt_gpu_cmp_launch(x, c);
+            else if (what == p->n_ops + 1) st = mrt_gpu_cmp_launch(x, c);
+            else st = mrt_gpu_mega_step(x, c, 0);
         }
         cudaError_t ce2 = cudaStreamEndCapture(s, &gr);
         if (!ce && !ce2 && !st) ce = cudaGraphInstantiate(&ge, gr, 0);
@@ -121,7 +126,11 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
             fprintf(msg, "bench: graph capture: %s\n", cudaGetErrorString(ce ? ce : ce2));
             st = MRT_ERR_INVALID;
         }
-        float *dst = what < 0 ? t_read : what < p->n_ops ? t_op + what * rounds : what == p->n_ops ? t_step : t_cmp;
+        float *dst = what < 0             ? t_read
+                     : what < p->n_ops     ? t_op + what * rounds
+                     : what == p->n_ops    ? t_step
+                     : what == p->n_ops + 1 ? t_cmp
+                                            : t_mega;
         for (int r = -3; r < rounds && !st; r++) { /* 3 warm-up replays */
             cudaEventRecord(e0, s);
             cudaGraphLaunch(ge, s);
@@ -143,6 +152,7 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
         res->read_us = pct(t_read, reps, 0.5) * 1e3f;
         res->serial_us = pct(t_step, reps, 0.5) * 1e3f;
         res->cmp_us = want_cmp ? pct(t_cmp, reps, 0.5) * 1e3f : 0;
+        res->mega_us = want_mega ? pct(t_mega, reps, 0.5) * 1e3f : 0;
         for (int i = 0; i < p->n_ops && per_op; i++) res->op_us[i] = pct(t_op + i * reps, reps, 0.5) * 1e3f;
         res->step_mb = step_bytes * 1e-6;
     }
@@ -163,6 +173,11 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
             fprintf(out, "| **step, cmp** | multistream + PDL | **%.2f** (p10 %.2f, p90 %.2f) | %.2f | %.2f | %.2f |\n", cm,
                     c10, c90, step_bytes * 1e-6, step_bytes / (cm * 1e-6) * 1e-12, cm / rd_us);
         }
+        if (want_mega) {
+            float mm = pct(t_mega, reps, 0.5) * 1e3f, m10 = pct(t_mega, reps, 0.1) * 1e3f, m90 = pct(t_mega, reps, 0.9) * 1e3f;
+            fprintf(out, "| **step, mega** | persistent megakernel, %d workers | **%.2f** (p10 %.2f, p90 %.2f) | %.2f | %.2f | %.2f |\n",
+                    p->workers, mm, m10, m90, step_bytes * 1e-6, step_bytes / (mm * 1e-6) * 1e-12, mm / rd_us);
+        }
         fprintf(out, "| same-bytes read kernel | | %.2f | %.2f | %.2f | 1.00 |\n", rd_us, step_bytes * 1e-6,
                 step_bytes / (rd_us * 1e-6) * 1e-12);
         fprintf(out, "\nEach figure: a CUDA graph of %d launches, one per weight/cache copy (%.0f MB a step), replayed %d "
@@ -172,7 +187,7 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
     cudaEventDestroy(e0), cudaEventDestroy(e1);
     for (int c = 0; c < copies; c++) cudaFree(rd[c]);
     cudaFree(sink);
-    free(t_read), free(t_step), free(t_op), free(t_cmp);
+    free(t_read), free(t_step), free(t_op), free(t_cmp), free(t_mega);
     mrt_gpu_exec_free(x);
     return rc;
 }

@@ -15,14 +15,18 @@
 #define MRT_CMP_STREAMS 3
 #define MRT_CMP_EVENTS 16
 
-/* The megakernel's device copies of the plan: instructions, OperandPtrTable, never-reset
- * event counters and reduce-group tickets, and the step number (epoch). */
+/* The megakernel's device copies of the plan: instructions, the OperandPtrTable
+ * ([copies][plan ops] rows of src/cuda/mega_op.h), never-reset event counters and
+ * reduce-group tickets, the CTA launch count, gemm_fp8 split partials per graph op, and
+ * the dynamic shared memory each CTA gets. */
 typedef struct mrt_gpu_mega {
     uint32_t *instr;
-    uint64_t *operands;
+    void *table;
     unsigned *events, *tickets;
-    unsigned epoch;
+    unsigned *launches; /* CTAs started since the last reload (the kernel's step number) */
     bool loaded;
+    float *part[MRT_MAX_OPS];
+    int smem;
 } mrt_gpu_mega;
 
 typedef struct op_state {
@@ -65,6 +69,9 @@ mrt_status mrt_gpu_serial_launch(mrt_gpu_exec *x, int copy);
 /* One megakernel step; stamps: NULL, or [workers][max_len][MRT_PH_COUNT] device stamps
  * (launches the traced instantiation). */
 mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned long long *stamps);
+/* Fills the megakernel's OperandPtrTable (host rows_host: copies x plan ops rows of
+ * mrt_mega_op) for `smem` bytes of shared memory a CTA; refuses ops it cannot run. */
+mrt_status mrt_gpu_mega_table(mrt_gpu_exec *x, int smem, void *rows_host);
 /* Launches the step `issue` enqueues for `copy` as a CUDA graph, captured into *cache on
  * first use. */
 mrt_status mrt_gpu_graph_step(mrt_gpu_exec *x, int copy, const char *what, mrt_status (*issue)(mrt_gpu_exec *, int),

@@ -1,36 +1,38 @@
-/* The persistent megakernel, first version (issue [E], in progress): one co-resident CTA per
- * worker queue (cooperative launch), 384 threads, interpreting the plan's encoded
- * instructions in queue order with the event protocol of DESIGN.md section 3:
+/* The persistent megakernel (issue [E]): one co-resident CTA per worker queue (cooperative
+ * launch), 384 threads, interpreting the plan's encoded instructions in queue order with the
+ * event protocol of DESIGN.md section 3:
  *   wait:    one thread spins ld.acquire.gpu on the event counter until it reaches
  *            threshold * epoch (counters are never reset: replay needs no reset launch),
  *            bounded by clock64; past the bound it records worker, slot, task, event,
- *            expected and seen in the host-mapped watchdog buffer and traps;
+ *            expected and seen in the host-mapped watchdog buffer and traps. Then
+ *            fence.proxy.async.global (TMA reads of producer data follow) and a CTA barrier.
+ *   run:     A0 rows, GEMM tiles (src/cuda/mega_gemm.cuh), E1 tiles, F1 rows: the device
+ *            functions of the standalone kernels.
  *   publish: every writer done (bar.sync), then one thread fences and adds with
- *            red.release.gpu; reduce groups take a ticket (acq_rel) and only the member that
- *            completes the group (ticket == members * epoch) performs the group's signals.
- * This version executes NoOps and A0 (the same device function as the standalone kernel);
- * the host refuses plans with other ops. No weight prefetch, pages or two instruction slots
- * yet: each instruction runs to completion before the next is decoded.
- * Run on the H200 by tests/gpu/test_mega (bench/RESULTS.md, 2026-11-29). */
+ *            red.release.gpu; reduce groups take a ticket (acq_rel) and the member that
+ *            completes the group (ticket == members * epoch) first runs the group's
+ *            finalization (gemm_fp8: sum of the split partials in split order + the op's
+ *            epilogue), then performs the group's MRT_PUB_BY_FINALIZER signals.
+ * Not yet: weight prefetch across instructions, two instruction slots, shared-memory pages
+ * (docs/MEGAKERNEL.md): each instruction runs to completion before the next is decoded. */
 #include <cuda_runtime.h>
 #include <string.h>
 
-#include "add_rmsnorm_quant.cuh"
 #include "bench.h"
 #include "exec_internal.h"
 #include "gemm_host.h" /* mrt_gpu_diag; gemm_core.cuh: mrt_diag_trap, MRT_DIAG_* */
+#include "mega_gemm.cuh"
 #include "ops.h"
 #include "stamp.cuh"
 
-#define MRT_MEGA_THREADS 384
 #define MRT_MEGA_SPIN_CYCLES 20000000000LL /* ~10 s at 2 GHz: a wrong plan traps, it does not hang */
 
 typedef struct mrt_mega_args {
     const uint32_t *instr; /* [workers, max_len, 32] */
     int max_len;
-    const uint64_t *operands; /* [n_ops, 16]: the op's slots; A0: slot 15 = H | eps bits << 32 */
+    const mrt_mega_op *ops; /* [n_ops]: this launch's copy */
     unsigned *events, *tickets;
-    unsigned epoch; /* 1-based step number */
+    unsigned *launches; /* CTAs started since the last reload: CTA tickets give the step number */
     unsigned *diag;
     unsigned long long *stamps; /* TRACE: [workers][max_len][MRT_PH_COUNT] %globaltimer ns */
 } mrt_mega_args;
@@ -45,21 +47,9 @@ static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) 
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-static __device__ void mrt_mega_a0(const mrt_mega_args &a, const uint32_t *w, double *scratch) {
-    const uint64_t *s = a.operands + (size_t)w[1] * MRT_OPERAND_SLOTS;
-    mrt_a0_args x;
-    x.h = (const uint16_t *)s[0], x.res = (const uint16_t *)s[1], x.w = (const uint16_t *)s[2];
-    x.r_new = (uint16_t *)s[3], x.x = (uint16_t *)s[4], x.x8 = (uint8_t *)s[5], x.sx = (float *)s[6];
-    x.H = (int)(s[15] & 0xFFFFFFFFu);
-    unsigned eb = (unsigned)(s[15] >> 32);
-    memcpy(&x.eps, &eb, 4);
-    x.delay_ns = 0;
-    for (uint32_t row = w[24]; row < w[25]; row++) mrt_a0_row(x, (int)row, scratch);
-}
-
 /* Trace stamps (TRACE = true, a separate instantiation: the untraced kernel has no trace
  * code at all): thread 0 writes %globaltimer for each phase of each instruction. No weight
- * prefetch yet: "weights issued" is stamped with "visible". */
+ * prefetch across instructions yet: "weights issued" is stamped with "visible". */
 template <bool TRACE>
 static __device__ __forceinline__ void mrt_mega_stamp(const mrt_mega_args &a, int slot, int phase) {
     if constexpr (TRACE)
@@ -67,12 +57,41 @@ static __device__ __forceinline__ void mrt_mega_stamp(const mrt_mega_args &a, in
             a.stamps[((size_t)blockIdx.x * a.max_len + slot) * MRT_PH_COUNT + phase] = mrt_globaltimer();
 }
 
+/* E1 tile (payload b j0 j1 t0 t1), threads 0..255 */
+static __device__ __noinline__ void mrt_mega_index_logits(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+    if (threadIdx.x >= MRT_IL_THREADS) return;
+    if (o.il.heads <= 32) mrt_index_logits_tile<MRT_IL_F16, 4>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
+    else mrt_index_logits_tile<MRT_IL_F16, 8>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
+}
+
+/* F1 rows (payload r0 r1), threads 0..255 */
+static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+    if (threadIdx.x < MRT_MEGA_TOPK_THREADS)
+        mrt_topk_tile<MRT_MEGA_TOPK_THREADS>(o.tk, (int)pl[0], (int)pl[1], smem, (int)threadIdx.x);
+}
+
+static __device__ __noinline__ void mrt_mega_a0(const mrt_mega_op &o, const uint32_t *pl, double *scratch) {
+    for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_row(o.a0, (int)row, scratch);
+}
+
 template <bool TRACE>
 __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_args a) {
+    extern __shared__ uint8_t mrt_mega_smem_raw[];
     __shared__ uint32_t w[MRT_INSTR_WORDS];
-    __shared__ double scratch[32];
+    __shared__ mrt_mega_fin_smem fin;
     __shared__ int last; /* this CTA's member completed its reduce group */
+    /* GEMM layouts and TMA boxes want 1024-byte alignment (128-byte swizzle atoms) */
+    const uint32_t raw = mrt_smem_u32(mrt_mega_smem_raw);
+    uint8_t *smem = mrt_mega_smem_raw + (((raw + 1023u) & ~1023u) - raw);
     const uint32_t *q = a.instr + (size_t)blockIdx.x * a.max_len * MRT_INSTR_WORDS;
+    /* The step number (epoch, 1-based) comes from the device, not a launch argument, so a
+     * CUDA graph of megakernel launches replays correctly: every launch has gridDim.x CTAs
+     * and launches on a stream do not overlap, so the CTAs of step k draw tickets
+     * (k-1)*gridDim.x .. k*gridDim.x-1. */
+    __shared__ unsigned epoch_s;
+    if (threadIdx.x == 0) epoch_s = atomicAdd(a.launches, 1u) / gridDim.x + 1u;
+    __syncthreads();
+    const unsigned epoch = epoch_s;
     for (int slot = 0; slot < a.max_len; slot++) {
         __syncthreads(); /* the previous instruction is done with w */
         if (threadIdx.x < MRT_INSTR_WORDS) w[threadIdx.x] = q[slot * MRT_INSTR_WORDS + threadIdx.x];
@@ -81,114 +100,137 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         if (opcode == MRT_OPC_NOOP) continue;
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_VISIBLE);
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_WEIGHTS);
-        if (threadIdx.x == 0)
+        if (threadIdx.x == 0) {
             for (uint32_t j = 0; j < nwait; j++) {
                 const unsigned *ctr = a.events + w[4 + 2 * j];
-                unsigned target = w[5 + 2 * j] * a.epoch, seen;
+                unsigned target = w[5 + 2 * j] * epoch, seen;
                 long long t0 = clock64();
                 while ((seen = mrt_ld_acquire(ctr)) < target) {
                     if (clock64() - t0 > MRT_MEGA_SPIN_CYCLES)
                         mrt_diag_trap(a.diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, (unsigned)slot, w[2], w[4 + 2 * j], target,
                                       seen);
-                    __nanosleep(200);
+                    __nanosleep(100);
                 }
             }
+            if (nwait) asm volatile("fence.proxy.async.global;" ::: "memory");
+        }
         __syncthreads(); /* acquire by thread 0, then the barrier: every thread reads after it */
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_INPUT);
+        const mrt_mega_op &o = a.ops[w[1]];
+        const uint32_t *pl = w + 24;
         switch (opcode) {
-        case MRT_OPC_ADD_RMSNORM_QUANT: mrt_mega_a0(a, w, scratch); break;
+        case MRT_OPC_ADD_RMSNORM_QUANT: mrt_mega_a0(o, pl, fin.ds[0]); break;
+        case MRT_OPC_GEMM_FP8: mrt_mega_gemm<MRT_GEMM_FP8>(o, pl, smem); break;
+        case MRT_OPC_GEMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16>(o, pl, smem); break;
+        case MRT_OPC_BMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16_MN>(o, pl, smem); break;
+        case MRT_OPC_INDEX_LOGITS: mrt_mega_index_logits(o, pl, smem); break;
+        case MRT_OPC_TOPK: mrt_mega_topk(o, pl, smem); break;
         default:
             if (threadIdx.x == 0) mrt_diag_trap(a.diag, MRT_DIAG_MEGA_UNSUPPORTED, blockIdx.x, (unsigned)slot, w[2], opcode);
         }
         __syncthreads(); /* every writer of this instruction is done */
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_COMPUTED);
+        const bool grouped = w[3] != MRT_NO_GROUP;
         if (threadIdx.x == 0) {
             __threadfence();
             last = 1;
-            if (w[3] != MRT_NO_GROUP) {
+            if (grouped) {
                 unsigned members = (w[3] >> 20) + 1u, t;
                 asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
                              : "=r"(t)
                              : "l"(a.tickets + (w[3] & (MRT_MAX_GROUPS - 1u)))
                              : "memory");
-                last = t + 1 == members * a.epoch;
-            }
-            for (uint32_t j = 0; j < nsig; j++) {
-                bool fin = (w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) != 0;
-                if (!fin || last) mrt_red_release(a.events + w[12 + 3 * j], w[13 + 3 * j]);
+                last = t + 1 == members * epoch;
             }
         }
+        if (opcode == MRT_OPC_GEMM_FP8) { /* the group's (or the lone tile's) finalization */
+            __syncthreads();
+            if (last) {
+                mrt_mega_finalize(o, pl, fin);
+                __syncthreads();
+                if (threadIdx.x == 0) __threadfence();
+            }
+        }
+        if (threadIdx.x == 0)
+            for (uint32_t j = 0; j < nsig; j++) {
+                bool by_fin = (w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) != 0;
+                if (!by_fin || last) mrt_red_release(a.events + w[12 + 3 * j], w[13 + 3 * j]);
+            }
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_PUBLISHED);
     }
 }
 
 /* ---- host ------------------------------------------------------------------------------ */
 
-static mrt_status mega_check(mrt_gpu_exec *x) {
-    for (int i = 0; i < x->p->n_ops; i++) {
-        const mrt_op *op = &x->g->ops[x->p->ops[i]];
-        if (op->kind != MRT_OPC_ADD_RMSNORM_QUANT)
-            return mrt_fail(x->ctx, MRT_ERR_UNSUPPORTED,
-                            "mega: this first version runs A0 (add_rmsnorm_quant) only; op %s (%s) is not yet "
-                            "supported (plan it with --ops A0)", op->name, mrt_op_kind(op));
-        if (op_in(x->g, op, 0)->dims[1] / 16 > MRT_MEGA_THREADS)
-            return mrt_fail(x->ctx, MRT_ERR_UNSUPPORTED, "mega: hidden %lld needs more than %d threads a row",
-                            (long long)op_in(x->g, op, 0)->dims[1], MRT_MEGA_THREADS);
+/* Dynamic shared memory a CTA gets: the opt-in maximum less the kernel's static shared
+ * memory and the 1024 bytes the alignment may skip (GEMM layouts start 1024-aligned). */
+static int mega_smem(int *dyn, char *why, size_t n) {
+    int optin = mrt_gpu_smem_optin();
+    cudaFuncAttributes fa;
+    cudaError_t e = cudaFuncGetAttributes(&fa, mrt_mega_kernel<true>);
+    if (e) return mrt_gpu_fail(why, n, "mega: kernel attributes: %s", cudaGetErrorString(e));
+    *dyn = optin - (int)fa.sharedSizeBytes;
+    e = cudaFuncSetAttribute(mrt_mega_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, *dyn);
+    if (!e) e = cudaFuncSetAttribute(mrt_mega_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, *dyn);
+    if (e) return mrt_gpu_fail(why, n, "mega: %d bytes of shared memory: %s", *dyn, cudaGetErrorString(e));
+    return 0;
+}
+
+static mrt_status mega_load(mrt_gpu_exec *x) {
+    mrt_plan *p = x->p;
+    mrt_gpu_mega *m = &x->mega;
+    if (mega_smem(&m->smem, x->why, sizeof x->why)) return mrt_fail(x->ctx, MRT_ERR_INVALID, "%s", x->why);
+    int sms = 0, per_sm = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mrt_mega_kernel<false>, MRT_MEGA_THREADS, m->smem);
+    if (p->workers > sms * per_sm)
+        return mrt_fail(x->ctx, MRT_ERR_INVALID, "mega: %d workers cannot all be resident (%d SMs x %d)", p->workers, sms,
+                        per_sm);
+    size_t nrows = (size_t)x->copies * p->n_ops;
+    mrt_mega_op *rows = (mrt_mega_op *)calloc(nrows, sizeof *rows);
+    if (!rows) return mrt_fail(x->ctx, MRT_ERR_NOMEM, "mega: out of memory");
+    mrt_status st = mrt_gpu_mega_table(x, m->smem - 1024, rows);
+    cudaError_t e = cudaSuccess;
+    if (!st) {
+        e = cudaMalloc(&m->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4);
+        if (!e) e = cudaMalloc(&m->table, nrows * sizeof *rows);
+        if (!e) e = cudaMalloc(&m->events, (size_t)(p->n_events + 1) * 4);
+        if (!e) e = cudaMalloc(&m->tickets, (size_t)(p->n_groups + 1) * 4);
+        if (!e) e = cudaMalloc(&m->launches, 4);
+        if (!e) e = cudaMemcpy(m->table, rows, nrows * sizeof *rows, cudaMemcpyHostToDevice);
+        if (e) st = mrt_gpu_cuda_fail(x, e, "mega: buffers");
     }
-    return MRT_OK;
+    free(rows);
+    if (!st) m->loaded = true;
+    return st;
 }
 
 mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned long long *stamps) {
     if (!x) return MRT_ERR_INVALID;
     if (copy < 0 || copy >= x->copies) return mrt_fail(x->ctx, MRT_ERR_INVALID, "mega: copy %d of %d", copy, x->copies);
     mrt_plan *p = x->p;
-    mrt_status st = mega_check(x);
-    if (st) return st;
-    int sms = 0, per_sm = 0;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mrt_mega_kernel<false>, MRT_MEGA_THREADS, 0);
-    if (p->workers > sms * per_sm)
-        return mrt_fail(x->ctx, MRT_ERR_INVALID, "mega: %d workers cannot all be resident (%d SMs x %d)", p->workers, sms,
-                        per_sm);
     mrt_gpu_mega *m = &x->mega;
-    size_t words = (size_t)p->workers * p->max_len * MRT_INSTR_WORDS;
-    cudaError_t e = cudaSuccess;
     if (!m->loaded) {
-        memset(m, 0, sizeof *m);
-        e = cudaMalloc(&m->instr, words * 4);
-        if (!e) e = cudaMalloc(&m->operands, (size_t)p->n_ops * MRT_OPERAND_SLOTS * 8);
-        if (!e) e = cudaMalloc(&m->events, (size_t)(p->n_events + 1) * 4);
-        if (!e) e = cudaMalloc(&m->tickets, (size_t)(p->n_groups + 1) * 4);
-        if (!e) e = cudaMemset(m->events, 0, (size_t)(p->n_events + 1) * 4);
-        if (!e) e = cudaMemset(m->tickets, 0, (size_t)(p->n_groups + 1) * 4);
-        if (e) return mrt_gpu_cuda_fail(x, e, "mega: buffers");
-        m->loaded = true, reload = 1;
+        mrt_status st = mega_load(x);
+        if (st) return st;
+        reload = 1;
     }
-    if (reload) { /* instructions and the OperandPtrTable (device pointers of this copy) */
-        uint64_t rows[MRT_MAX_OPS * MRT_OPERAND_SLOTS] = {0};
-        for (int i = 0; i < p->n_ops; i++) {
-            const mrt_op *op = &x->g->ops[p->ops[i]];
-            uint64_t *r = rows + i * MRT_OPERAND_SLOTS;
-            int n = 0;
-            for (int j = 0; j < op->n_in; j++) r[n++] = (uint64_t)(uintptr_t)mrt_gpu_dev(x, op->in[j], copy);
-            for (int j = 0; j < op->n_out; j++) r[n++] = (uint64_t)(uintptr_t)mrt_gpu_dev(x, op->out[j], copy);
-            unsigned eb;
-            memcpy(&eb, &op->p.f[0], 4);
-            r[15] = (uint64_t)op_in(x->g, op, 0)->dims[1] | (uint64_t)eb << 32;
-        }
+    if (reload) {
         /* a (re)loaded plan starts its own count of steps: thresholds scale with the epoch,
          * which holds only while every step since the counters' last reset ran this plan */
-        e = cudaMemset(m->events, 0, (size_t)(p->n_events + 1) * 4);
+        cudaError_t e = cudaMemset(m->events, 0, (size_t)(p->n_events + 1) * 4);
         if (!e) e = cudaMemset(m->tickets, 0, (size_t)(p->n_groups + 1) * 4);
-        m->epoch = 0;
-        if (!e) e = cudaMemcpy(m->instr, p->instr, words * 4, cudaMemcpyHostToDevice);
-        if (!e) e = cudaMemcpy(m->operands, rows, (size_t)p->n_ops * MRT_OPERAND_SLOTS * 8, cudaMemcpyHostToDevice);
+        if (!e) e = cudaMemset(m->launches, 0, 4);
+        if (!e) e = cudaMemcpy(m->instr, p->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4,
+                               cudaMemcpyHostToDevice);
         if (e) return mrt_gpu_cuda_fail(x, e, "mega: upload");
     }
-    mrt_mega_args a = {m->instr, p->max_len, m->operands, m->events, m->tickets, ++m->epoch, mrt_gpu_diag(), stamps};
+    mrt_mega_args a = {m->instr, p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,
+                       m->tickets, m->launches, mrt_gpu_diag(), stamps};
     void *args[1] = {&a};
     const void *fn = stamps ? (const void *)mrt_mega_kernel<true> : (const void *)mrt_mega_kernel<false>;
-    e = cudaLaunchCooperativeKernel(fn, dim3(p->workers), dim3(MRT_MEGA_THREADS), args, 0, x->stream);
+    cudaError_t e = cudaLaunchCooperativeKernel(fn, dim3(p->workers), dim3(MRT_MEGA_THREADS), args, (size_t)m->smem,
+                                                x->stream);
     return e ? mrt_gpu_cuda_fail(x, e, "mega: launch") : MRT_OK;
 }
 

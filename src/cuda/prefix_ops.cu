@@ -13,6 +13,7 @@
 #include "prefix_ops.h"
 #include "stamp.cuh"
 #include "trace_gpu.h"
+#include "mega_op.h" /* mrt_epi_fill */
 
 
 /* PDL: a kernel launched with programmatic serialization may start before its
@@ -65,25 +66,25 @@ __global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, m
     mrt_stamp_start(ts);
     mrt_pdl_entry(ts);
     int row = blockIdx.x, u = blockIdx.y;
+    const mrt_grp g = mrt_grp_cta();
     switch (epi) {
     case MRT_EPI_QKV_A:
-        if (u < a.q_lora / 128) mrt_epi_qkv_a_q(a, row, u * 128, ds, fs);
-        else mrt_epi_qkv_a_kv(a, row, ds, fs);
+        if (u < a.q_lora / 128) mrt_epi_qkv_a_q(g, a, row, u * 128, ds, fs);
+        else mrt_epi_qkv_a_kv(g, a, row, ds, fs);
         break;
-    case MRT_EPI_INDEX_K: mrt_epi_index_k(a, row, ds, fs, rowbuf); break;
-    case MRT_EPI_Q_B: mrt_epi_q_b(a, row, u, rowbuf); break;
-    case MRT_EPI_INDEX_Q: mrt_epi_index_q(a, row, u, fs, rowbuf); break;
+    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, a, row, ds, fs, rowbuf); break;
+    case MRT_EPI_Q_B: mrt_epi_q_b(g, a, row, u, 0, a.nope + a.rope, rowbuf); break;
+    case MRT_EPI_INDEX_Q: mrt_epi_index_q(g, a, row, u, fs, rowbuf); break;
     }
     mrt_stamp_end(ts);
 }
 
-extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, char *why, size_t n) {
+int mrt_epi_fill(const mrt_gpu_epi *e, mrt_epi_args *out, int *units, int *threads, char *why, size_t n) {
     mrt_epi_args a;
     memset(&a, 0, sizeof a);
     a.c = e->c, a.M = e->M, a.N = e->N, a.K = e->K, a.eps = e->eps;
     const int32_t *ip = e->ip;
-    dim3 grid(e->M, 1);
-    int threads = MRT_EPI_THREADS;
+    *units = 1, *threads = MRT_EPI_THREADS;
     switch (e->epi) {
     case MRT_EPI_QKV_A: /* in: x8 sx W sW w_qn w_kvn pos block_table rope_cs; out: qr8 sqr ssq mla_cache */
         a.w_qn = (const uint16_t *)e->in[4], a.w_kvn = (const uint16_t *)e->in[5];
@@ -93,7 +94,7 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, cha
         a.q_lora = ip[1], a.kv_lora = ip[2], a.rope = ip[3], a.batch = ip[4], a.kv = ip[5], a.block_tokens = ip[6];
         if (a.kv_lora % 128 || a.kv_lora / 128 > 8 || a.rope / 2 > MRT_EPI_THREADS)
             return mrt_gpu_fail(why, n, "epilogue qkv_a: kv_lora %d, rope %d unsupported", a.kv_lora, a.rope);
-        grid.y = a.q_lora / 128 + 1;
+        *units = a.q_lora / 128 + 1;
         break;
     case MRT_EPI_INDEX_K: /* in: x8 sx W sW ln_w ln_b pos block_table rope_cs; out: idx_cache */
         a.ln_w = (const uint16_t *)e->in[4], a.ln_b = (const uint16_t *)e->in[5];
@@ -108,17 +109,26 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, cha
         a.heads = ip[1], a.nope = ip[2], a.rope = ip[3];
         a.qmla = e->qmla, a.qmla_width = e->qmla_width, a.qmla_rope_at = e->qmla_rope_at;
         if (a.rope > 256 || !a.qmla) return mrt_gpu_fail(why, n, "epilogue q_b: rope %d or no query buffer", a.rope);
-        grid.y = a.heads, threads = 256;
+        *units = a.heads, *threads = 256;
         break;
     case MRT_EPI_INDEX_Q: /* in: qr8 sqr W sW ssq gate pos rope_cs; out: q8i wI */
         a.ssq_in = (const float *)e->in[4], a.gate = (const float *)e->in[5], a.pos = (const int32_t *)e->in[6];
         a.rope_cs = (const float *)e->in[7], a.q8i = (uint8_t *)e->out[0], a.wI = (float *)e->out[1];
         a.heads = ip[1], a.dim = ip[2], a.rope = ip[3], a.gate_partials = e->gate_partials;
         if (a.dim != 128) return mrt_gpu_fail(why, n, "epilogue index_q: head dim %d (128 supported)", a.dim);
-        grid.y = a.heads;
+        *units = a.heads;
         break;
     default: return mrt_gpu_fail(why, n, "unknown epilogue %d", e->epi);
     }
+    *out = a;
+    return 0;
+}
+
+extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, char *why, size_t n) {
+    mrt_epi_args a;
+    int units, threads;
+    if (mrt_epi_fill(e, &a, &units, &threads, why, n)) return -1;
+    dim3 grid(e->M, units);
     int epi = e->epi;
     mrt_cta_stamp *ts = mrt_gpu_stamps_take((int)(grid.x * grid.y), "epilogue");
     void *args[3] = {&a, &epi, &ts};

@@ -1,10 +1,12 @@
 /* Device buffers of a plan's graph and the `serial` executor: one kernel per op (the ops'
  * standalone wrappers), in plan order, on one stream, optionally as a CUDA graph.
  *
- * The serial executor runs whole ops: it takes the plan's op selection and order, but
- * each GEMM chooses its own split (src/cuda/gemm*.cu) and reduces it in-kernel, so here
- * the head gate is produced reduced (one partial) and D0's finalization writes the roped
- * q_pe straight into the FlashMLA query, where D2 writes the absorbed part. */
+ * The serial executor runs whole ops: it takes the plan's op selection and order, and each
+ * GEMM takes the plan's split-K (when it divides the K blocks evenly) but reduces it
+ * in-kernel, in split order: the sums the megakernel's reduce groups make, so the executors
+ * agree byte for byte. So here the head gate is produced reduced (one partial) and D0's
+ * finalization writes the roped q_pe straight into the FlashMLA query, where D2 writes the
+ * absorbed part. */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,14 @@ void *mrt_gpu_dev(mrt_gpu_exec *x, int tensor, int copy) {
 }
 #define D mrt_gpu_dev
 
+/* The plan's split-K of a GEMM op over `kblocks` 128-wide K blocks, or 0 (the standalone
+ * planner's choice) when the plan's splits are uneven. */
+static int plan_split(const mrt_gpu_exec *x, const mrt_op *op, int kblocks) {
+    int split = x->p->cfg[op->id].split < 1 ? 1 : x->p->cfg[op->id].split;
+    int kbs = (kblocks + split - 1) / split, n = (kblocks + kbs - 1) / kbs;
+    return n * kbs == kblocks ? n : 0;
+}
+
 static mrt_status prepare_gemms(mrt_gpu_exec *x) {
     const mrt_graph *g = x->g;
     for (int i = 0; i < x->p->n_ops; i++) {
@@ -45,7 +55,7 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
         if (op->kind == MRT_OPC_GEMM_FP8) {
             int M = (int)a->dims[0], K = (int)a->dims[1], N = (int)op_in(g, op, 2)->dims[0];
             cudaError_t e = cudaMalloc((void **)&s->c, (size_t)M * N * 4);
-            size_t ws = mrt_gpu_gemm_workspace_bytes(0, M, N, K, 1, 0);
+            size_t ws = mrt_gpu_gemm_workspace_bytes(0, M, N, K, 1, plan_split(x, op, K / 128));
             if (!e && ws) e = cudaMalloc(&s->ws, ws);
             if (!e && ws) e = cudaMemset(s->ws, 0, ws); /* tickets start at zero; runs leave them so */
             if (e) return cuda_fail(x, e, "serial: GEMM buffers");
@@ -55,7 +65,7 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
                 ga.M = M, ga.N = N, ga.K = K;
                 ga.x8 = D(x, op->in[0], c), ga.sx = (const float *)D(x, op->in[1], c);
                 ga.w = D(x, op->in[2], c), ga.sw = (const float *)D(x, op->in[3], c);
-                ga.out = s->c, ga.out_ld = N, ga.out_f32 = 1, ga.split = 0;
+                ga.out = s->c, ga.out_ld = N, ga.out_f32 = 1, ga.split = plan_split(x, op, K / 128);
                 ga.workspace = s->ws, ga.workspace_bytes = ws;
                 if (mrt_gpu_gemm_fp8_plan(&s->gemm[c], &ga, x->why, sizeof x->why))
                     return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: %s", op->name, x->why);
@@ -65,7 +75,8 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
             const mrt_tensor *w = op_in(g, op, bmm ? 2 : 1), *o = op_out(g, op, 0);
             int M = (int)a->dims[0], batches = bmm ? (int)a->dims[1] : 1;
             int K = bmm ? (int)a->dims[2] : (int)a->dims[1], N = bmm ? (int)w->dims[2] : (int)w->dims[0];
-            size_t ws = mrt_gpu_gemm_workspace_bytes(bmm ? 2 : 1, M, N, K, batches, 0);
+            const int split = bmm ? 1 : plan_split(x, op, K / 128);
+            size_t ws = mrt_gpu_gemm_workspace_bytes(bmm ? 2 : 1, M, N, K, batches, split);
             cudaError_t e = ws ? cudaMalloc(&s->ws, ws) : cudaSuccess;
             if (!e && ws) e = cudaMemset(s->ws, 0, ws);
             if (e) return cuda_fail(x, e, "serial: GEMM workspace");
@@ -78,7 +89,7 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
                 ga.w = D(x, op->in[bmm ? 2 : 1], c), ga.w_mn_major = bmm;
                 ga.out = D(x, op->out[0], c);
                 ga.out_ld = bmm ? (long long)batches * o->dims[2] : N, ga.out_batch_stride = bmm ? o->dims[2] : 0;
-                ga.out_f32 = !bmm, ga.split = 0, ga.workspace = s->ws, ga.workspace_bytes = ws;
+                ga.out_f32 = !bmm, ga.split = split, ga.workspace = s->ws, ga.workspace_bytes = ws;
                 if (mrt_gpu_gemm_bf16_plan(&s->gemm[c], &ga, x->why, sizeof x->why))
                     return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: %s", op->name, x->why);
             }
@@ -105,9 +116,12 @@ mrt_status mrt_gpu_exec_new(mrt_plan *p, int copies, mrt_gpu_exec **out) {
     for (int t = 0; t < x->g->n_tensors && !st; t++) {
         const mrt_tensor *tt = &x->g->tensors[t];
         x->bytes[t] = mrt_tensor_bytes(tt);
+        /* a partial output (C0's gate) holds one plane per split: the megakernel writes them
+         * all, the stream executors reduce into the first */
+        size_t all = x->bytes[t] * (size_t)(p->tensors[t].partials > 1 ? p->tensors[t].partials : 1);
         for (int c = 0; c < (rotates(tt) ? copies : 1) && !st; c++)
-            if ((e = cudaMalloc(&x->dev[t][c], x->bytes[t]))) st = cuda_fail(x, e, tt->name);
-            else if ((e = cudaMemset(x->dev[t][c], 0xFF, x->bytes[t]))) st = cuda_fail(x, e, tt->name);
+            if ((e = cudaMalloc(&x->dev[t][c], all))) st = cuda_fail(x, e, tt->name);
+            else if ((e = cudaMemset(x->dev[t][c], 0xFF, all))) st = cuda_fail(x, e, tt->name);
     }
     if (!st) st = prepare_gemms(x);
     if (st) {
@@ -126,7 +140,9 @@ void mrt_gpu_exec_free(mrt_gpu_exec *x) {
     for (int t = 0; t < MRT_MAX_TENSORS; t++)
         for (int c = 0; c < MRT_MAX_COPIES; c++) cudaFree(x->dev[t][c]);
     for (int o = 0; o < MRT_MAX_OPS; o++) cudaFree(x->op[o].c), cudaFree(x->op[o].ws);
-    cudaFree(x->mega.instr), cudaFree(x->mega.operands), cudaFree(x->mega.events), cudaFree(x->mega.tickets);
+    cudaFree(x->mega.instr), cudaFree(x->mega.table), cudaFree(x->mega.events), cudaFree(x->mega.tickets);
+    cudaFree(x->mega.launches);
+    for (int o = 0; o < MRT_MAX_OPS; o++) cudaFree(x->mega.part[o]);
     cudaFree(x->stamps.dev), cudaFree(x->mega_stamps);
     for (int c = 0; c < MRT_MAX_COPIES; c++)
         if (x->cmp_graph[c]) cudaGraphExecDestroy(x->cmp_graph[c]);
@@ -166,8 +182,9 @@ mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor) {
     mrt_status st = check_tensor(x, tensor, 0);
     if (st) return st;
     int n = rotates(&x->g->tensors[tensor]) ? x->copies : 1;
+    const int planes = x->p->tensors[tensor].partials > 1 ? x->p->tensors[tensor].partials : 1;
     for (int c = 0; c < n; c++) {
-        cudaError_t e = cudaMemset(x->dev[tensor][c], 0xFF, x->bytes[tensor]);
+        cudaError_t e = cudaMemset(x->dev[tensor][c], 0xFF, x->bytes[tensor] * planes);
         if (e) return cuda_fail(x, e, x->g->tensors[tensor].name);
     }
     for (int o = 0; o < MRT_MAX_OPS; o++)

@@ -21,17 +21,30 @@ struct mrt_a0_args {
     unsigned delay_ns; /* tests: hold the outputs back this long (a slow producer) */
 };
 
-/* Block-wide sum of one double per thread; every thread gets the total. Fixed tree order:
+/* A group of whole warps that runs one unit of work together: thread `tid` of `n`, meeting
+ * at named barrier `bar` (0 with n = blockDim.x: the whole CTA, as __syncthreads). The
+ * standalone kernels pass the whole CTA; the megakernel runs several groups side by side on
+ * other barrier ids, so a unit's code does not depend on how many threads the CTA has. */
+struct mrt_grp {
+    int tid, n, bar;
+    __device__ __forceinline__ void sync() const { asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(n) : "memory"); }
+};
+static __device__ __forceinline__ mrt_grp mrt_grp_cta() { return mrt_grp{(int)threadIdx.x, (int)blockDim.x, 0}; }
+
+/* Group-wide sum of one double per thread; every thread gets the total. Fixed tree order:
  * deterministic run to run. */
-static __device__ __forceinline__ double mrt_block_sum_f64(double v, double *scratch) {
+static __device__ __forceinline__ double mrt_grp_sum_f64(const mrt_grp &g, double v, double *scratch) {
     for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
-    __syncthreads(); /* scratch may still be read by a previous call */
+    int warp = g.tid >> 5, lane = g.tid & 31, nw = g.n >> 5;
+    g.sync(); /* scratch may still be read by a previous call */
     if (lane == 0) scratch[warp] = v;
-    __syncthreads();
+    g.sync();
     double t = 0;
     for (int i = 0; i < nw; i++) t += scratch[i];
     return t;
+}
+static __device__ __forceinline__ double mrt_block_sum_f64(double v, double *scratch) {
+    return mrt_grp_sum_f64(mrt_grp_cta(), v, scratch);
 }
 
 /* One row. Thread t owns the 8-element chunks t and t + blockDim (16-byte loads; blockDim a

@@ -17,11 +17,14 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
     return mrt_expect(ctx, op, op_out(g, op, 0), MRT_BF16, 3, q->dims[0], q->dims[1], w->dims[2] + pe->dims[2]);
 }
 
-/* 128 columns of the 512: four tasks a head (256 at GLM-5 size), ~48 KB of W_uk each. */
+/* 256 columns of the 512: two tasks a head (128 at GLM-5 size), ~96 KB of W_uk each. 256 is
+ * what one tile of Hopper's MN-major wgmma role computes (two consumer warpgroups x 128
+ * columns, src/ops/gemm_core.cuh): a 128-column tile would stream 256 columns of weights
+ * and drop half of them. */
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
     (void)workers;
     int64_t m = op_in(g, op, 0)->dims[0];
-    mrt_tile_cfg c = {.block_m = (int)(m <= 128 ? m : 128), .block_n = 128};
+    mrt_tile_cfg c = {.block_m = (int)(m <= 128 ? m : 128), .block_n = 256};
     return c;
 }
 

@@ -1,6 +1,8 @@
 /* The finalizations fused after the FP8 GEMMs of the GLM-5 prefix (src/ops/gemm_fp8.c has
  * the C reference and the op's documentation): each reads the GEMM's reduced fp32 output
- * C [M, N] and applies its epilogue for one unit of one row, with MRT_EPI_THREADS threads.
+ * C [M, N] and applies its epilogue for one unit of one row, with a group of MRT_EPI_THREADS
+ * threads (Q_B: 256): the whole CTA of the standalone kernel, or one of the megakernel's
+ * groups (mrt_grp: thread index, count and barrier come from the caller).
  * Norm statistics accumulate in fp64 and products avoid FMA contraction (explicit _rn
  * intrinsics), matching the CPU reference step for step: differences then come only from
  * the GEMM's accumulation order. */
@@ -13,12 +15,12 @@
 
 #define MRT_EPI_THREADS 128
 
-static __device__ __forceinline__ float mrt_block_max(float v, float *scratch) {
+static __device__ __forceinline__ float mrt_grp_max(const mrt_grp &g, float v, float *scratch) {
     for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
-    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
-    __syncthreads();
+    int warp = g.tid >> 5, lane = g.tid & 31, nw = g.n >> 5;
+    g.sync();
     if (lane == 0) scratch[warp] = v;
-    __syncthreads();
+    g.sync();
     float t = 0;
     for (int i = 0; i < nw; i++) t = fmaxf(t, scratch[i]);
     return t;
@@ -73,12 +75,12 @@ static __device__ __forceinline__ void mrt_cache_slot_dev(const mrt_epi_args &a,
 
 /* QKV_A, q unit: 128 columns [c0, c0 + 128) of q_c: quantize w_qn * q_c with its own block
  * scale, publish the block's sum of q_c^2 (the consumers fold the row's RMSNorm factor). */
-static __device__ void mrt_epi_qkv_a_q(const mrt_epi_args &a, int row, int c0, double *dscratch, float *fscratch) {
-    int i = threadIdx.x; /* 128 threads, one column each */
+static __device__ void mrt_epi_qkv_a_q(const mrt_grp &g, const mrt_epi_args &a, int row, int c0, double *dscratch, float *fscratch) {
+    int i = g.tid; /* 128 threads, one column each */
     float q = mrt_round_bf16(a.c[(size_t)row * a.N + c0 + i]);
     float y = __fmul_rn(mrt_bf16_to_f32(a.w_qn[c0 + i]), q);
-    double ss = mrt_block_sum_f64((double)q * (double)q, dscratch);
-    float s = mrt_block_scale(mrt_block_max(fabsf(y), fscratch));
+    double ss = mrt_grp_sum_f64(g, (double)q * (double)q, dscratch);
+    float s = mrt_block_scale(mrt_grp_max(g, fabsf(y), fscratch));
     a.qr8[(size_t)row * a.q_lora + c0 + i] = mrt_f32_to_e4m3(__fdiv_rn(y, s));
     if (i == 0) {
         a.sqr[row * (a.q_lora / 128) + c0 / 128] = s;
@@ -87,16 +89,16 @@ static __device__ void mrt_epi_qkv_a_q(const mrt_epi_args &a, int row, int c0, d
 }
 
 /* QKV_A, kv unit: RMSNorm of kv_c, 1x128 quantization, RoPE of k_pe, the fp8_ds_mla entry. */
-static __device__ void mrt_epi_qkv_a_kv(const mrt_epi_args &a, int row, double *dscratch, float *fscratch) {
+static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a, int row, double *dscratch, float *fscratch) {
     const int kvl = a.kv_lora, per = kvl / MRT_EPI_THREADS; /* kv_lora = 512: 4 each */
     const float *c = a.c + (size_t)row * a.N + a.q_lora;
     float v[8];
     double ss = 0;
     for (int j = 0; j < per; j++) {
-        v[j] = mrt_round_bf16(c[threadIdx.x * per + j]);
+        v[j] = mrt_round_bf16(c[g.tid * per + j]);
         ss += (double)v[j] * (double)v[j];
     }
-    float rs = mrt_rms_factor(mrt_block_sum_f64(ss, dscratch), kvl, a.eps);
+    float rs = mrt_rms_factor(mrt_grp_sum_f64(g, ss, dscratch), kvl, a.eps);
     int64_t blk;
     int off;
     mrt_cache_slot_dev(a, row, &blk, &off);
@@ -104,17 +106,17 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_epi_args &a, int row, double *
     uint8_t *e = a.mla_cache + ((size_t)blk * a.block_tokens + off) * entry;
     float amax = 0;
     for (int j = 0; j < per; j++) {
-        int k = threadIdx.x * per + j;
+        int k = g.tid * per + j;
         v[j] = __fmul_rn(__fmul_rn(mrt_bf16_to_f32(a.w_kvn[k]), v[j]), rs);
         amax = fmaxf(amax, fabsf(v[j]));
     }
     /* a 128-group = 128 / per consecutive threads: reduce within them */
     for (int o = 1; o < 128 / per; o <<= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
     float s = mrt_block_scale(amax);
-    for (int j = 0; j < per; j++) e[threadIdx.x * per + j] = mrt_f32_to_e4m3(__fdiv_rn(v[j], s));
-    if ((threadIdx.x * per) % 128 == 0) memcpy(e + kvl + 4 * ((threadIdx.x * per) / 128), &s, 4);
-    if (threadIdx.x < a.rope / 2) {
-        int p = a.pos[row], i = threadIdx.x;
+    for (int j = 0; j < per; j++) e[g.tid * per + j] = mrt_f32_to_e4m3(__fdiv_rn(v[j], s));
+    if ((g.tid * per) % 128 == 0) memcpy(e + kvl + 4 * ((g.tid * per) / 128), &s, 4);
+    if (g.tid < a.rope / 2) {
+        int p = a.pos[row], i = g.tid;
         float x = mrt_round_bf16(c[kvl + 2 * i]), y = mrt_round_bf16(c[kvl + 2 * i + 1]);
         const float *cs = a.rope_cs + (size_t)p * a.rope;
         mrt_rope_pair_rn(&x, &y, cs[i], cs[a.rope / 2 + i]);
@@ -127,26 +129,26 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_epi_args &a, int row, double *
 
 /* INDEX_K: LayerNorm (fp64 statistics), RoPE on the first 64, power-of-two quantization,
  * the indexer cache entry. 128 threads, one column each. */
-static __device__ void mrt_epi_index_k(const mrt_epi_args &a, int row, double *dscratch, float *fscratch,
+static __device__ void mrt_epi_index_k(const mrt_grp &g, const mrt_epi_args &a, int row, double *dscratch, float *fscratch,
                                        float *rowbuf) {
-    int i = threadIdx.x;
+    int i = g.tid;
     float k = mrt_round_bf16(a.c[(size_t)row * a.N + i]);
-    double mean = mrt_block_sum_f64((double)k, dscratch) / 128.0;
+    double mean = mrt_grp_sum_f64(g, (double)k, dscratch) / 128.0;
     double d = (double)k - mean;
-    double var = mrt_block_sum_f64(d * d, dscratch) / 128.0;
+    double var = mrt_grp_sum_f64(g, d * d, dscratch) / 128.0;
     float mf = (float)mean, rs = mrt_ln_factor(var, a.eps);
     float y = __fadd_rn(__fmul_rn(__fmul_rn(__fsub_rn(k, mf), rs), mrt_bf16_to_f32(a.ln_w[i])), mrt_bf16_to_f32(a.ln_b[i]));
     rowbuf[i] = y;
-    __syncthreads();
+    g.sync();
     if (i < 32) {
         const float *cs = a.rope_cs + (size_t)a.pos[row] * 64;
         float x0 = rowbuf[2 * i], x1 = rowbuf[2 * i + 1];
         mrt_rope_pair_rn(&x0, &x1, cs[i], cs[32 + i]);
         rowbuf[2 * i] = x0, rowbuf[2 * i + 1] = x1;
     }
-    __syncthreads();
+    g.sync();
     y = rowbuf[i];
-    float ks = mrt_pow2_scale(mrt_block_max(fabsf(y), fscratch));
+    float ks = mrt_pow2_scale(mrt_grp_max(g, fabsf(y), fscratch));
     int64_t blk;
     int off;
     mrt_cache_slot_dev(a, row, &blk, &off);
@@ -155,47 +157,51 @@ static __device__ void mrt_epi_index_k(const mrt_epi_args &a, int row, double *d
     if (i == 0) memcpy(base + a.block_tokens * 128 + off * 4, &ks, 4);
 }
 
-/* Q_B, one head of one row (nope + rope threads): fold the q_a norm, round to bf16, keep
- * q_nope, rope the rope part into the FlashMLA query. */
-static __device__ void mrt_epi_q_b(const mrt_epi_args &a, int row, int h, float *rowbuf) {
-    int width = a.nope + a.rope, i = threadIdx.x;
+/* Q_B, columns [c0, c1) of one head of one row: fold the q_a norm, round to bf16, keep
+ * q_nope, rope the rope part into the FlashMLA query (the piece holding the head's rope
+ * columns holds all of them: the megakernel's finalizer checks this of its tiles). The
+ * standalone kernel passes the whole head. */
+static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int row, int h, int c0, int c1,
+                                   float *rowbuf) {
+    int width = a.nope + a.rope, i = g.tid;
     float r = mrt_fold_factor(a.ssq_in, row, a.K / 128, a.K, a.eps);
-    for (int d = i; d < width; d += blockDim.x) {
+    for (int d = c0 + i; d < c1; d += g.n) {
         float q = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * width + d], r));
         if (d < a.nope) a.q_nope[((size_t)row * a.heads + h) * a.nope + d] = mrt_f32_to_bf16(q);
         else rowbuf[d - a.nope] = q;
     }
-    __syncthreads();
-    if (i < a.rope / 2) {
+    g.sync();
+    if (c1 > a.nope && i < a.rope / 2) {
         const float *cs = a.rope_cs + (size_t)a.pos[row] * a.rope;
         float x = rowbuf[2 * i], y = rowbuf[2 * i + 1];
         mrt_rope_pair_rn(&x, &y, cs[i], cs[a.rope / 2 + i]);
         uint16_t *o = a.qmla + ((size_t)row * a.heads + h) * a.qmla_width + a.qmla_rope_at;
         o[2 * i] = mrt_f32_to_bf16(x), o[2 * i + 1] = mrt_f32_to_bf16(y);
     }
+    g.sync(); /* rowbuf is read before the group's next piece writes it */
 }
 
 /* INDEX_Q, one head of one row (dim threads): fold, bf16, RoPE on the first rope values,
  * power-of-two quantization, the gate (partials summed in order) folded into wI. */
-static __device__ void mrt_epi_index_q(const mrt_epi_args &a, int row, int h, float *fscratch, float *rowbuf) {
-    int i = threadIdx.x;
+static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, int row, int h, float *fscratch, float *rowbuf) {
+    int i = g.tid;
     float r = mrt_fold_factor(a.ssq_in, row, a.K / 128, a.K, a.eps);
     rowbuf[i] = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * a.dim + i], r));
-    __syncthreads();
+    g.sync();
     if (i < a.rope / 2) {
         const float *cs = a.rope_cs + (size_t)a.pos[row] * a.rope;
         float x = rowbuf[2 * i], y = rowbuf[2 * i + 1];
         mrt_rope_pair_rn(&x, &y, cs[i], cs[a.rope / 2 + i]);
         rowbuf[2 * i] = x, rowbuf[2 * i + 1] = y;
     }
-    __syncthreads();
+    g.sync();
     float v = rowbuf[i];
-    float qs = mrt_pow2_scale(mrt_block_max(fabsf(v), fscratch));
+    float qs = mrt_pow2_scale(mrt_grp_max(g, fabsf(v), fscratch));
     a.q8i[((size_t)row * a.heads + h) * a.dim + i] = mrt_f32_to_e4m3(__fdiv_rn(v, qs));
     if (i == 0) {
-        float g = 0;
-        for (int s = 0; s < a.gate_partials; s++) g = __fadd_rn(g, a.gate[((size_t)s * a.M + row) * a.heads + h]);
+        float gs = 0;
+        for (int s = 0; s < a.gate_partials; s++) gs = __fadd_rn(gs, a.gate[((size_t)s * a.M + row) * a.heads + h]);
         float c1 = (float)(1.0 / sqrt((double)a.dim)), c2 = (float)(1.0 / sqrt((double)a.heads));
-        a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(g, qs), c1), c2);
+        a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), c1), c2);
     }
 }

@@ -43,12 +43,6 @@ void mrt_e4m3_lut_init(void);
 
 #define SLOT(c, i, type) ((type *)(c)->slot[i])
 
-#ifdef __cplusplus
-}
-#endif
-
-#endif
-
 /* Decode-step geometry of ops that touch the paged caches: m tokens, `batch` requests of
  * n = m / batch new tokens each, context kv, cache blocks of block_tokens tokens. Cache
  * regions use logical rows b * kv + position (DESIGN: regions are declared before the
@@ -79,3 +73,9 @@ static inline void mrt_cache_slot(const mrt_step_geom *s, const int32_t *block_t
     *block = block_table[b * bpr + pos / s->block_tokens];
     *off = pos % s->block_tokens;
 }
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -12,7 +12,7 @@
 #include "gpu.h"
 
 /* false, after printing the SKIP line run_all.sh expects, when there is no usable GPU */
-static bool gpu_or_skip(void) {
+static inline bool gpu_or_skip(void) {
     char why[256];
     if (mrt_gpu_available(why, sizeof why)) return true;
     printf("SKIP: %s\n0 passed, 0 failed\n", why);
@@ -26,7 +26,7 @@ typedef struct glm5_fixture {
     mrt_gpu_exec *x;
 } glm5_fixture;
 
-static void glm5_fixture_free(glm5_fixture *f) {
+static inline void glm5_fixture_free(glm5_fixture *f) {
     mrt_gpu_exec_free(f->x);
     glm5_host_free(&f->h);
     mrt_plan_free(f->p);
@@ -36,7 +36,7 @@ static void glm5_fixture_free(glm5_fixture *f) {
 
 /* FNV-1a over the device bytes of the named tensors (copy 0): equal digests = identical
  * bytes. *st carries a download error (and stops the digest). */
-static uint64_t gpu_digest(mrt_gpu_exec *x, const mrt_graph *g, const char *const *names, int n, mrt_status *st) {
+static inline uint64_t gpu_digest(mrt_gpu_exec *x, const mrt_graph *g, const char *const *names, int n, mrt_status *st) {
     uint64_t d = 1469598103934665603ull;
     for (int i = 0; i < n && !*st; i++) {
         const mrt_tensor *t = mrt_graph_find_tensor(g, names[i]);
@@ -49,19 +49,26 @@ static uint64_t gpu_digest(mrt_gpu_exec *x, const mrt_graph *g, const char *cons
     return d;
 }
 
-/* On failure everything made so far is freed and the status returned (message in ctx). */
-static mrt_status glm5_fixture_new(mrt_context *ctx, glm5_shape s, const char *ops, uint64_t seed, glm5_fixture *f) {
+/* With plan options o. On failure everything made so far is freed and the status returned
+ * (message in ctx). */
+static inline mrt_status glm5_fixture_new_opts(mrt_context *ctx, glm5_shape s, const mrt_plan_opts *o, uint64_t seed,
+                                        glm5_fixture *f) {
     memset(f, 0, sizeof *f);
     glm5_config c = glm5_config_glm5();
-    mrt_plan_opts o = mrt_plan_opts_default();
-    o.ops = ops;
     mrt_status st = glm5_prefix_graph(ctx, &c, &s, &f->g);
-    if (!st) st = mrt_plan_build(f->g, &o, &f->p);
+    if (!st) st = mrt_plan_build(f->g, o, &f->p);
     if (!st) st = glm5_host_random(ctx, &c, &s, seed, &f->h);
     if (!st) st = mrt_gpu_exec_new(f->p, 1, &f->x);
     if (!st) st = glm5_upload(f->x, f->g, &f->h, 1);
     if (st) glm5_fixture_free(f);
     return st;
+}
+
+/* The default plan of `ops` (NULL: all). */
+static inline mrt_status glm5_fixture_new(mrt_context *ctx, glm5_shape s, const char *ops, uint64_t seed, glm5_fixture *f) {
+    mrt_plan_opts o = mrt_plan_opts_default();
+    o.ops = ops;
+    return glm5_fixture_new_opts(ctx, s, &o, seed, f);
 }
 
 #endif

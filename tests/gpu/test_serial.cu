@@ -18,15 +18,6 @@ static mrt_status upload_all(mrt_gpu_exec *x, const mrt_graph *g, const glm5_hos
     return glm5_upload(x, g, h, 1);
 }
 
-static mrt_status download_all(mrt_gpu_exec *x, const mrt_graph *g, glm5_host *h) {
-    const char *names[] = {"r_new", "qmla", "logits", "topk", "mla_cache", "idx_cache"};
-    for (int i = 0; i < 6; i++) {
-        mrt_status st = mrt_gpu_download(x, mrt_graph_find_tensor(g, names[i])->id, 0, glm5_host_buffer(h, names[i]));
-        if (st) return st;
-    }
-    return MRT_OK;
-}
-
 static void one_shape(glm5_shape s, int replays) {
     glm5_config c = glm5_config_glm5();
     mrt_graph *g = NULL;
@@ -50,7 +41,7 @@ static void one_shape(glm5_shape s, int replays) {
     if (!st) st = upload_all(x, g, &in);
     if (!st) st = mrt_gpu_serial_step(x, 0, 0);
     if (!st) st = mrt_gpu_sync(x);
-    if (!st) st = download_all(x, g, &gpu);
+    if (!st) st = glm5_download(x, g, &gpu);
     if (CHECK(st == MRT_OK, "M %d batch %d kv %d: %s", s.m, s.batch, s.kv, mrt_last_error(ctx))) {
         printf("serial vs cpu executor, M %d batch %d kv %d:\n", s.m, s.batch, s.kv);
         glm5_check_summary sum;
@@ -68,7 +59,7 @@ static void one_shape(glm5_shape s, int replays) {
         if (!s2) s2 = upload_all(x, g, &in);
         if (!s2) s2 = mrt_gpu_cmp_step(x, 0);
         if (!s2) s2 = mrt_gpu_sync(x);
-        if (!s2) s2 = download_all(x, g, &cm);
+        if (!s2) s2 = glm5_download(x, g, &cm);
         if (CHECK(s2 == MRT_OK, "cmp M %d kv %d: %s", s.m, s.kv, mrt_last_error(ctx)))
             CHECK(glm5_digest(&cm) == ds, "cmp M %d kv %d: bytes differ from serial", s.m, s.kv);
         glm5_host_free(&cm);
@@ -78,7 +69,7 @@ static void one_shape(glm5_shape s, int replays) {
             for (int r = 0; r < replays && !st; r++) {
                 st = mrt_gpu_serial_step(x, 0, r & 1);
                 if (!st) st = mrt_gpu_sync(x);
-                if (!st) st = download_all(x, g, &gpu);
+                if (!st) st = glm5_download(x, g, &gpu);
                 same += !st && glm5_digest(&gpu) == d0;
             }
             CHECK(same == replays, "%d of %d replays (kernels and graph) gave identical bytes: %s", same, replays,
@@ -91,7 +82,7 @@ static void one_shape(glm5_shape s, int replays) {
                 st = mrt_gpu_cmp_step(x, 0);
                 if (r % 100 == 99 || r == 999) {
                     if (!st) st = mrt_gpu_sync(x);
-                    if (!st) st = download_all(x, g, &gpu);
+                    if (!st) st = glm5_download(x, g, &gpu);
                     csame += !st && glm5_digest(&gpu) == d0;
                 }
             }
@@ -103,7 +94,7 @@ static void one_shape(glm5_shape s, int replays) {
                     st = mrt_gpu_poison(x, t);
             if (!st) st = mrt_gpu_cmp_step(x, 0);
             if (!st) st = mrt_gpu_sync(x);
-            if (!st) st = download_all(x, g, &gpu);
+            if (!st) st = glm5_download(x, g, &gpu);
             CHECK(!st && glm5_digest(&gpu) == d0, "cmp with a slow producer: bytes differ (an early read?) %s",
                   st ? mrt_last_error(ctx) : "");
             mrt_gpu_set_producer_delay(x, 0);

@@ -1,0 +1,179 @@
+/* GEMM instructions inside the megakernel (src/cuda/mega.cu): one instruction = one tile of
+ * the plan (gemm_fp8, gemm_bf16, bmm_bf16), run by the same role functions as the standalone
+ * kernel (src/cuda/gemm_kernel.cuh) on the CTA's dynamic shared memory, and the finalization a
+ * gemm_fp8 reduce group owes once its last member is done.
+ *
+ * Differences from the standalone kernel, and why:
+ *  - split = 1 inside a tile: the plan's split-K is its reduce groups; every split writes its
+ *    fp32 partial plane and the group's finalizer sums the planes in split order (the order
+ *    mrt_gemm_store uses), so mega and serial (given the plan's split) add the same numbers
+ *    the same way.
+ *  - the barriers are re-initialized for every instruction and invalidated after it, and
+ *    the consumers' staging stores (generic proxy) are fenced before the next instruction's
+ *    TMA (async proxy) writes the same shared memory.
+ *  - the activation loader's "wait" is a proxy fence: the interpreter has already acquired
+ *    the instruction's events (ld.acquire by thread 0, then a CTA barrier); the TMA reads of
+ *    that producer data go through the async proxy, so the issuing thread orders them after
+ *    with fence.proxy.async.global. */
+#ifndef MRT_MEGA_GEMM_CUH
+#define MRT_MEGA_GEMM_CUH
+
+#include "gemm_bf16.cuh"
+#include "gemm_fp8.cuh"
+#include "mega_op.h"
+#include "ops.h" /* MRT_EPI_* */
+
+struct mrt_wait_proxy {
+    __device__ __forceinline__ void operator()(int lane) const {
+        if (lane == 0) asm volatile("fence.proxy.async.global;" ::: "memory");
+        __syncwarp();
+    }
+};
+
+/* Payloads (src/ops/gemm_fp8.c, gemm_bf16.c, bmm_bf16.c):
+ *   gemm_fp8: m0 m1 n0 n1 kb0 kb1 split nsplit     gemm_bf16: m0 m1 k0 k1 split
+ *   bmm_bf16: m0 m1 h n0 n1 */
+template <int KIND>
+static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_op &o, const uint32_t *pl, int *m1,
+                                                                 int *n1) {
+    mrt_gemm_tile t;
+    t.m0 = (int)pl[0], *m1 = (int)pl[1], t.batch = 0, t.split = 0;
+    if (KIND == MRT_GEMM_FP8) {
+        t.n0 = (int)pl[2], *n1 = (int)pl[3], t.kb0 = (int)pl[4], t.nkb = (int)(pl[5] - pl[4]), t.split = (int)pl[6];
+    } else if (KIND == MRT_GEMM_BF16) {
+        t.n0 = 0, *n1 = o.ga.N, t.kb0 = (int)pl[2] / 64, t.nkb = (int)(pl[3] - pl[2]) / 64, t.split = (int)pl[4];
+    } else {
+        t.batch = (int)pl[2], t.n0 = (int)pl[3], *n1 = (int)pl[4], t.kb0 = 0, t.nkb = o.ga.K / 64;
+    }
+    t.ntile = t.n0 / mrt_gemm_kind<KIND>::BLOCK_N, t.chunk = 0;
+    return t;
+}
+
+/* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host). */
+template <int KIND, int TN>
+static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+    typedef mrt_gemm_layout<KIND, TN> L;
+    mrt_gemm_args a = o.ga;
+    int m1, n1;
+    const mrt_gemm_tile t = mrt_mega_tile_of<KIND>(o, pl, &m1, &n1);
+    const uint32_t base = mrt_smem_u32(smem);
+    const L lay(a.stages, a.kb_per_split);
+    const mrt_gemm_bars bars = {base + lay.bar_off};
+    float *sxs = (float *)(smem + lay.sx_off), *sws = (float *)(smem + lay.sw_off), *stg = (float *)smem;
+    int *flag = (int *)(smem + lay.flag_off);
+    const mrt_gemm_progress pr = {(volatile int *)(smem + lay.flag_off + 16)};
+    const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
+    mrt_mega_out epi = {o.out, m1, n1};
+    epi.s.out = (uint8_t *)o.out.out + (size_t)t.split * o.plane * (o.out.f32 ? 4 : 2);
+    if (threadIdx.x == 0) {
+        mrt_gemm_controller_init<KIND>(bars, a.stages, 0);
+        for (int i = 0; i < 4; i++) pr.set(i, 0);
+    }
+    __syncthreads();
+    const mrt_wait_proxy wait;
+    if (warp == 0) {
+        if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
+    } else if (warp == 1) {
+        mrt_gemm_aload<KIND, TN>(t, a, &o.tx, base, sxs, bars, pr, wait, lane);
+    } else if (warp == 2) {
+        mrt_gemm_wload<KIND, TN>(t, a, &o.tw, base, sws, bars, pr, lane);
+    } else if (warp >= 4) {
+        const int ctid = (int)threadIdx.x - 128;
+        if constexpr (KIND == MRT_GEMM_FP8)
+            mrt_gemm_fp8_compute<TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
+        else if constexpr (KIND == MRT_GEMM_BF16)
+            mrt_gemm_bf16_compute<TN>(t, a, base, bars, pr, stg, ctid);
+        else
+            mrt_gemm_bf16_mn_compute<TN>(t, a, base, bars, pr, stg, ctid);
+        mrt_gemm_store<KIND, TN>(t, a, stg, flag, epi, wait, mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
+        if ((ctid & 127) == 0) mrt_mbar_arrive(bars.done());
+    }
+    /* staging writes (generic proxy) before the next instruction's TMA into this memory */
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const int nb = 3 * MRT_GEMM_MAX_STAGES + 4;
+        for (int i = 0; i < nb; i++) asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bars.base + 8u * i) : "memory");
+    }
+    /* D2: the head's last column tile also carries its roped q_pe into the query */
+    if (KIND == MRT_GEMM_BF16_MN && n1 == o.cols)
+        for (int i = (int)threadIdx.x; i < (m1 - t.m0) * o.rope; i += MRT_MEGA_THREADS) {
+            int m = t.m0 + i / o.rope, r = i % o.rope;
+            o.qmla[((size_t)m * o.heads + t.batch) * (o.cols + o.rope) + o.cols + r] =
+                o.q_pe[((size_t)m * o.heads + t.batch) * o.rope + r];
+        }
+}
+
+template <int KIND>
+static __device__ __forceinline__ void mrt_mega_gemm(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+    switch (o.tn) {
+    case 8: mrt_mega_gemm_tile<KIND, 8>(o, pl, smem); break;
+    case 16: mrt_mega_gemm_tile<KIND, 16>(o, pl, smem); break;
+    case 32: mrt_mega_gemm_tile<KIND, 32>(o, pl, smem); break;
+    case 64: mrt_mega_gemm_tile<KIND, 64>(o, pl, smem); break;
+    default: mrt_mega_gemm_tile<KIND, 128>(o, pl, smem); break;
+    }
+}
+
+/* Scratch of the finalization groups (static shared memory of the megakernel). */
+struct mrt_mega_fin_smem {
+    double ds[MRT_MEGA_GROUPS][32];
+    float fs[MRT_MEGA_GROUPS][32];
+    float rowbuf[MRT_MEGA_GROUPS][256];
+};
+
+/* The finalization of a gemm_fp8 reduce group (or of a lone tile), all 384 threads, after
+ * every member's partial is visible: the unit's columns [u0, u1) of rows [m0, m1) summed over
+ * the split planes in split order into o.reduced, then the op's epilogue per (row, piece) by
+ * groups of 128 threads (Q_B: one group of 256), as src/ops/gemm_fp8.c's cpu_final does. */
+static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm) {
+    const mrt_epi_args &e = o.epi;
+    const int m0 = (int)pl[0], m1 = (int)pl[1], N = e.N, M = e.M;
+    int u0 = (int)pl[2], u1 = (int)pl[3]; /* the unit: final_unit() of src/ops/gemm_fp8.c */
+    if (o.epi_kind == MRT_EPI_QKV_A && u0 >= e.q_lora) u0 = e.q_lora, u1 = N;
+    if (o.epi_kind == MRT_EPI_INDEX_K) u0 = 0, u1 = N;
+    /* 1. reduce: 4 columns a thread-step, split order, from L2 (other SMs wrote them) */
+    const long long plane = (long long)M * N;
+    const int w4 = (u1 - u0) / 4, items = (m1 - m0) * w4;
+    for (int it = (int)threadIdx.x; it < items; it += MRT_MEGA_THREADS) {
+        const int m = m0 + it / w4, n = u0 + 4 * (it % w4);
+        const float *src = o.part + (long long)m * N + n;
+        float4 v = __ldcg((const float4 *)src);
+        if (o.nsplit > 1) { /* 0 + p0 + p1 + ...: mrt_gemm_store's order */
+            v = make_float4(0.f, 0.f, 0.f, 0.f);
+            for (int s = 0; s < o.nsplit; s++) {
+                float4 u = __ldcg((const float4 *)(src + s * plane));
+                v.x += u.x, v.y += u.y, v.z += u.z, v.w += u.w;
+            }
+        }
+        *(float4 *)(o.reduced + (long long)m * N + n) = v;
+    }
+    __syncthreads();
+    /* 2. the epilogue, piece by piece (QKV_A q: 128-column scale blocks; Q_B: the heads the
+     * unit overlaps, each its own column range; INDEX_Q: heads), three groups side by side */
+    const int width = e.nope + e.rope;
+    int pieces = 1, h0 = 0;
+    if (o.epi_kind == MRT_EPI_QKV_A && u0 < e.q_lora) pieces = (u1 - u0) / 128;
+    if (o.epi_kind == MRT_EPI_Q_B) h0 = u0 / width, pieces = (u1 - 1) / width + 1 - h0;
+    if (o.epi_kind == MRT_EPI_INDEX_Q) h0 = u0 / e.dim, pieces = (u1 - u0) / e.dim;
+    const int gi = (int)threadIdx.x / 128;
+    const mrt_grp g = {(int)threadIdx.x - gi * 128, 128, 2 + gi};
+    for (int job = gi; job < (m1 - m0) * pieces; job += MRT_MEGA_GROUPS) {
+        const int row = m0 + job / pieces, pc = job % pieces;
+        switch (o.epi_kind) {
+        case MRT_EPI_QKV_A:
+            if (u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, u0 + 128 * pc, sm.ds[gi], sm.fs[gi]);
+            else mrt_epi_qkv_a_kv(g, e, row, sm.ds[gi], sm.fs[gi]);
+            break;
+        case MRT_EPI_INDEX_K: mrt_epi_index_k(g, e, row, sm.ds[gi], sm.fs[gi], sm.rowbuf[gi]); break;
+        case MRT_EPI_Q_B: {
+            const int h = h0 + pc, c0 = max(u0, h * width) - h * width, c1 = min(u1, (h + 1) * width) - h * width;
+            mrt_epi_q_b(g, e, row, h, c0, c1, sm.rowbuf[gi]);
+            break;
+        }
+        default: mrt_epi_index_q(g, e, row, h0 + pc, sm.fs[gi], sm.rowbuf[gi]); break;
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,54 @@
+/* The megakernel's OperandPtrTable row (internal to src/cuda, C++): everything one planned op
+ * needs on the device, per weight/cache copy, so a step on any copy is one launch with no
+ * host work. Rows live in device memory as [copies][plan ops]; an instruction's operand row
+ * (word 1) picks the op, the launch's copy picks the set. Filled by src/cuda/mega_table.cu,
+ * read by src/cuda/mega.cu. */
+#ifndef MRT_MEGA_OP_H
+#define MRT_MEGA_OP_H
+
+#include "add_rmsnorm_quant.cuh"
+#include "gemm_core.cuh"
+#include "gemm_fp8_epilogues.cuh"
+#include "index_logits.cuh"
+#include "topk.cuh"
+
+#define MRT_MEGA_THREADS 384
+#define MRT_MEGA_TOPK_THREADS 256 /* F1 rows: threads 0..255 (topk's T must divide 4096) */
+#define MRT_MEGA_GROUPS 3         /* finalization groups of 128 threads (named barriers 2..4) */
+
+/* Where a GEMM tile's result goes: mrt_epi_store at `plane` elements per split (fp32
+ * partials: gemm_fp8's scratch, C0's partial gate) or rows of bf16 (D2), columns below n1 and
+ * rows below m1 only (a tile's TN may exceed its rows; D2's role computes 256 columns). */
+struct mrt_mega_out {
+    mrt_epi_store s;
+    int m1, n1;
+    __device__ __forceinline__ void operator()(const mrt_gemm_tile &t, int m, int n, const float (&v)[8]) const {
+        if (m < m1 && n < n1) s(t, m, n, v);
+    }
+};
+
+struct mrt_mega_op { /* CUtensorMap members keep it 64-byte aligned (TMA needs that) */
+    CUtensorMap tw, tx;   /* GEMMs: weights and activations (this copy's buffers) */
+    mrt_gemm_args ga;     /* GEMMs: split 1 (the plan's split-K is its reduce groups), stages
+                             and kb_per_split for the op's longest tile */
+    mrt_epi_store out;    /* GEMMs: where tiles write (plane 0) */
+    long long plane;      /* elements between the split planes of `out` (0: no planes) */
+    mrt_epi_args epi;     /* gemm_fp8: the finalization; epi.c = the reduced fp32 [M, N] */
+    const float *part;    /* gemm_fp8: [nsplit][M][N] fp32 partials (= out.out) */
+    float *reduced;       /* gemm_fp8: = epi.c, written by the group's finalizer */
+    int opcode, gemm_kind, tn, nsplit, epi_kind;
+    /* bmm_bf16 (D2): the head's last tile copies q_pe [M, H, rope] into qmla [M, H, cols+rope] */
+    const uint16_t *q_pe;
+    uint16_t *qmla;
+    int heads, cols, rope;
+    mrt_a0_args a0;
+    mrt_index_logits_args il;
+    mrt_topk_args tk;
+};
+
+/* The finalization arguments of a gemm_fp8 op (src/cuda/prefix_ops.cu): also the grid of
+ * the standalone kernel (units per row, threads). 0, or -1 with a message in why. */
+struct mrt_gpu_epi;
+int mrt_epi_fill(const struct mrt_gpu_epi *e, mrt_epi_args *a, int *units, int *threads, char *why, size_t n);
+
+#endif

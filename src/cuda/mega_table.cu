@@ -1,0 +1,213 @@
+/* The megakernel's OperandPtrTable (src/cuda/mega_op.h): one row per planned op and weight
+ * copy, built on the host once per executor from the plan's tiling and the executor's device
+ * buffers. GEMM rows reuse the standalone planners for their TMA descriptors and kernel
+ * arguments, then take the plan's tiling: split 1 inside a tile, the activation box as tall
+ * as the plan's M tile, the pipeline depth that fits the megakernel's shared memory. Every
+ * refusal names the op and what the megakernel cannot run. */
+#include <cuda_runtime.h>
+#include <string.h>
+
+#include "exec_internal.h"
+#include "gemm_host.h"
+#include "mega_op.h"
+#include "ops.h"
+#include "prefix_ops.h"
+
+#define D(t) mrt_gpu_dev(x, (t), copy)
+
+static mrt_status refuse(mrt_gpu_exec *x, const mrt_op *op, const char *what) {
+    return mrt_fail(x->ctx, MRT_ERR_UNSUPPORTED, "mega: op %s (%s): %s", op->name, mrt_op_kind(op), what);
+}
+
+/* Deepest pipeline (<= 8 stages, <= the tile's K blocks) whose layout fits `smem` bytes. */
+template <int KIND, int TN> static int fit_stages(int kbs, int smem) {
+    for (int s = kbs < MRT_GEMM_MAX_STAGES ? kbs : MRT_GEMM_MAX_STAGES; s >= 1; s--)
+        if ((int)mrt_gemm_layout<KIND, TN>(s, kbs).total <= smem) return s;
+    return 0;
+}
+static int stages_for(int kind, int tn, int kbs, int smem) {
+#define MRT_FIT(K)                                            \
+    switch (tn) {                                             \
+    case 8: return fit_stages<K, 8>(kbs, smem);               \
+    case 16: return fit_stages<K, 16>(kbs, smem);             \
+    case 32: return fit_stages<K, 32>(kbs, smem);             \
+    case 64: return fit_stages<K, 64>(kbs, smem);             \
+    default: return fit_stages<K, 128>(kbs, smem);            \
+    }
+    if (kind == MRT_GEMM_FP8) MRT_FIT(MRT_GEMM_FP8)
+    if (kind == MRT_GEMM_BF16) MRT_FIT(MRT_GEMM_BF16)
+    MRT_FIT(MRT_GEMM_BF16_MN)
+#undef MRT_FIT
+}
+
+/* The plan's tile of a GEMM op: rows per tile (block_m) -> wgmma N; K blocks per split. */
+static mrt_status gemm_tiling(mrt_gpu_exec *x, const mrt_op *op, int kblocks, int *tn, int *kbs, int *nsplit) {
+    const mrt_tile_cfg c = x->p->cfg[op->id];
+    if (c.block_m < 1 || c.block_m > 128) return refuse(x, op, "M tiles of more than 128 rows (wgmma N <= 128)");
+    *tn = mrt_gemm_pick_tn(c.block_m);
+    int split = c.split < 1 ? 1 : c.split;
+    *kbs = (kblocks + split - 1) / split;
+    *nsplit = (kblocks + *kbs - 1) / *kbs;
+    return MRT_OK;
+}
+
+/* gemm_fp8 with its finalization. Partials: [nsplit][M][N] fp32 in x->mega.part[op]. */
+static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, mrt_mega_op *o) {
+    const mrt_graph *g = x->g;
+    const int M = (int)op_in(g, op, 0)->dims[0], K = (int)op_in(g, op, 0)->dims[1], N = (int)op_in(g, op, 2)->dims[0];
+    const int epi = op->p.i[0], bn = x->p->cfg[op->id].block_n;
+    int tn = 0, kbs = 0, nsplit = 0;
+    mrt_status st = gemm_tiling(x, op, K / 128, &tn, &kbs, &nsplit);
+    if (st) return st;
+    if (bn % 64 || (epi == MRT_EPI_QKV_A && bn % 128))
+        return refuse(x, op, "N tiles must be multiples of 64 (QKV_A: 128, its q scale blocks)");
+    if (epi == MRT_EPI_Q_B && (op->p.i[2] % 64 || op->p.i[3] > 64))
+        return refuse(x, op, "Q_B heads need nope a multiple of 64 and rope <= 64 (a head's rope columns in one tile)");
+    op_state *s = &x->op[op->id];
+    float *part = x->mega.part[op->id];
+    if (!part) {
+        cudaError_t e = cudaMalloc((void **)&part, (size_t)nsplit * M * N * 4);
+        if (e) return mrt_gpu_cuda_fail(x, e, "mega: split partials");
+        x->mega.part[op->id] = part;
+    }
+    mrt_gpu_gemm_fp8_args ga;
+    memset(&ga, 0, sizeof ga);
+    ga.M = M, ga.N = N, ga.K = K, ga.split = 1;
+    ga.x8 = D(op->in[0]), ga.sx = (const float *)D(op->in[1]), ga.w = D(op->in[2]), ga.sw = (const float *)D(op->in[3]);
+    ga.out = part, ga.out_ld = N, ga.out_f32 = 1;
+    mrt_gpu_gemm plan;
+    if (mrt_gpu_gemm_fp8_plan(&plan, &ga, x->why, sizeof x->why) ||
+        mrt_tmap_2d(&o->tx, ga.x8, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, M, K, 128, tn, x->why, sizeof x->why))
+        return refuse(x, op, x->why);
+    memcpy(&o->tw, plan.tmap_w, sizeof o->tw);
+    memcpy(&o->ga, plan.args, sizeof o->ga);
+    memcpy(&o->out, plan.epi, sizeof o->out);
+    o->ga.kb_per_split = kbs, o->ga.stages = stages_for(MRT_GEMM_FP8, tn, kbs, smem);
+    if (o->ga.stages < 1) return refuse(x, op, "one pipeline stage does not fit shared memory");
+    o->plane = (long long)M * N, o->part = part, o->reduced = s->c, o->nsplit = nsplit;
+    o->gemm_kind = MRT_GEMM_FP8, o->tn = tn, o->epi_kind = epi;
+    /* the finalization: the serial executor's arguments, but Q_B's roped q_pe goes to its own
+     * output (D2's tiles copy it into the query) and INDEX_Q sums the gate's split partials */
+    mrt_gpu_epi e;
+    memset(&e, 0, sizeof e);
+    e.epi = epi, e.c = s->c, e.ip = op->p.i, e.eps = op->p.f[0], e.M = M, e.K = K, e.N = N;
+    for (int j = 0; j < op->n_in; j++) e.in[j] = D(op->in[j]);
+    for (int j = 0; j < op->n_out; j++) e.out[j] = D(op->out[j]);
+    if (epi == MRT_EPI_Q_B) e.qmla = (uint16_t *)D(op->out[1]), e.qmla_width = op->p.i[3], e.qmla_rope_at = 0;
+    if (epi == MRT_EPI_INDEX_Q) e.gate_partials = x->p->tensors[op->in[5]].partials;
+    int units, threads;
+    if (mrt_epi_fill(&e, &o->epi, &units, &threads, x->why, sizeof x->why)) return refuse(x, op, x->why);
+    return MRT_OK;
+}
+
+/* gemm_bf16 (C0): each split writes its own plane of the partial output (tile_reduce). */
+static mrt_status row_gemm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, mrt_mega_op *o) {
+    const mrt_graph *g = x->g;
+    const int M = (int)op_in(g, op, 0)->dims[0], K = (int)op_in(g, op, 0)->dims[1], N = (int)op_in(g, op, 1)->dims[0];
+    int tn = 0, kbs = 0, nsplit = 0;
+    mrt_status st = gemm_tiling(x, op, K / 128, &tn, &kbs, &nsplit);
+    if (st) return st;
+    if (x->p->tensors[op->out[0]].partials != nsplit) return refuse(x, op, "output partials differ from the split");
+    mrt_gpu_gemm_bf16_args ga;
+    memset(&ga, 0, sizeof ga);
+    ga.M = M, ga.N = N, ga.K = K, ga.batches = 1, ga.split = 1;
+    ga.x = D(op->in[0]), ga.x_ld = K, ga.w = D(op->in[1]);
+    ga.out = D(op->out[0]), ga.out_ld = N, ga.out_f32 = 1;
+    mrt_gpu_gemm plan;
+    if (mrt_gpu_gemm_bf16_plan(&plan, &ga, x->why, sizeof x->why) ||
+        mrt_tmap_2d(&o->tx, ga.x, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, K, M, (uint64_t)K * 2, 64, tn, x->why,
+                    sizeof x->why))
+        return refuse(x, op, x->why);
+    memcpy(&o->tw, plan.tmap_w, sizeof o->tw);
+    memcpy(&o->ga, plan.args, sizeof o->ga);
+    memcpy(&o->out, plan.epi, sizeof o->out);
+    o->ga.kb_per_split = 2 * kbs, o->ga.stages = stages_for(MRT_GEMM_BF16, tn, 2 * kbs, smem);
+    if (o->ga.stages < 1) return refuse(x, op, "one pipeline stage does not fit shared memory");
+    o->plane = (long long)M * N, o->nsplit = nsplit, o->gemm_kind = MRT_GEMM_BF16, o->tn = tn;
+    return MRT_OK;
+}
+
+/* bmm_bf16 (D2): per head, MN-major weights; the head's last tile copies q_pe. */
+static mrt_status row_bmm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, mrt_mega_op *o) {
+    const mrt_graph *g = x->g;
+    const mrt_tensor *q = op_in(g, op, 0), *pe = op_in(g, op, 1), *w = op_in(g, op, 2);
+    const int M = (int)q->dims[0], H = (int)q->dims[1], Dn = (int)q->dims[2], C = (int)w->dims[2], R = (int)pe->dims[2];
+    const mrt_tile_cfg c = x->p->cfg[op->id];
+    if (c.block_m < 1 || c.block_m > 128) return refuse(x, op, "M tiles of more than 128 rows (wgmma N <= 128)");
+    if (c.block_n % 64) return refuse(x, op, "N tiles must be multiples of 64");
+    const int tn = mrt_gemm_pick_tn(c.block_m);
+    mrt_gpu_gemm_bf16_args ga;
+    memset(&ga, 0, sizeof ga);
+    ga.M = M, ga.N = C, ga.K = Dn, ga.batches = H, ga.split = 1;
+    ga.x = D(op->in[0]), ga.x_ld = (long long)H * Dn, ga.x_batch_col = Dn, ga.w = D(op->in[2]), ga.w_mn_major = 1;
+    ga.out = D(op->out[0]), ga.out_ld = (long long)H * (C + R), ga.out_batch_stride = C + R, ga.out_f32 = 0;
+    mrt_gpu_gemm plan;
+    if (mrt_gpu_gemm_bf16_plan(&plan, &ga, x->why, sizeof x->why) ||
+        mrt_tmap_2d(&o->tx, ga.x, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, ga.x_ld, M, (uint64_t)ga.x_ld * 2, 64, tn,
+                    x->why, sizeof x->why))
+        return refuse(x, op, x->why);
+    memcpy(&o->tw, plan.tmap_w, sizeof o->tw);
+    memcpy(&o->ga, plan.args, sizeof o->ga);
+    memcpy(&o->out, plan.epi, sizeof o->out);
+    o->ga.kb_per_split = Dn / 64, o->ga.stages = stages_for(MRT_GEMM_BF16_MN, tn, Dn / 64, smem);
+    if (o->ga.stages < 1) return refuse(x, op, "one pipeline stage does not fit shared memory");
+    o->plane = 0, o->nsplit = 1, o->gemm_kind = MRT_GEMM_BF16_MN, o->tn = tn;
+    o->q_pe = (const uint16_t *)D(op->in[1]), o->qmla = (uint16_t *)D(op->out[0]), o->heads = H, o->cols = C, o->rope = R;
+    return MRT_OK;
+}
+
+static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, mrt_mega_op *o) {
+    const mrt_graph *g = x->g;
+    memset(o, 0, sizeof *o);
+    o->opcode = op->kind;
+    switch (op->kind) {
+    case MRT_OPC_ADD_RMSNORM_QUANT: {
+        const int H = (int)op_in(g, op, 0)->dims[1];
+        if (H % 128 || H / 16 > MRT_MEGA_THREADS) return refuse(x, op, "hidden must be a multiple of 128, <= 16 x 384");
+        mrt_a0_args &a = o->a0;
+        a.h = (const uint16_t *)D(op->in[0]), a.res = (const uint16_t *)D(op->in[1]), a.w = (const uint16_t *)D(op->in[2]);
+        a.r_new = (uint16_t *)D(op->out[0]), a.x = (uint16_t *)D(op->out[1]), a.x8 = (uint8_t *)D(op->out[2]);
+        a.sx = (float *)D(op->out[3]), a.H = H, a.eps = op->p.f[0], a.delay_ns = 0;
+        return MRT_OK;
+    }
+    case MRT_OPC_GEMM_FP8: return row_gemm_fp8(x, op, copy, smem, o);
+    case MRT_OPC_GEMM_BF16: return row_gemm_bf16(x, op, copy, smem, o);
+    case MRT_OPC_BMM_BF16: return row_bmm_bf16(x, op, copy, smem, o);
+    case MRT_OPC_INDEX_LOGITS: {
+        const mrt_tensor *q = op_in(g, op, 0);
+        const int M = (int)q->dims[0], heads = (int)q->dims[1], dim = (int)q->dims[2];
+        const int batch = op->p.i[4], kv = op->p.i[5], bt = op->p.i[6];
+        if (dim != MRT_IL_DIM || heads < 1 || heads > 64 || bt % 4)
+            return refuse(x, op, "needs head dim 128, 1..64 heads, block_tokens a multiple of 4");
+        mrt_index_logits_args &a = o->il;
+        a.q8 = (const uint8_t *)D(op->in[0]), a.wI = (const float *)D(op->in[1]), a.cache = (const uint8_t *)D(op->in[2]);
+        a.pos = (const int *)D(op->in[3]), a.block_table = (const int *)D(op->in[4]), a.logits = (float *)D(op->out[0]);
+        a.M = M, a.batch = batch, a.n = M / batch, a.kv = kv, a.heads = heads, a.block_tokens = bt;
+        a.bpr = (kv + bt - 1) / bt, a.chunk = x->p->cfg[op->id].chunk, a.nchunks = (kv + a.chunk - 1) / a.chunk;
+        a.block_bytes = (long long)bt * (MRT_IL_DIM + 4);
+        if (mrt_il_layout<MRT_IL_F16>::SMEM_BYTES > smem) return refuse(x, op, "its tile does not fit shared memory");
+        return MRT_OK;
+    }
+    case MRT_OPC_TOPK: {
+        const mrt_tensor *l = op_in(g, op, 0);
+        mrt_topk_args &a = o->tk;
+        a.logits = (const float *)D(op->in[0]), a.out = (int *)D(op->out[0]);
+        a.M = (int)l->dims[0], a.kv = (int)l->dims[1], a.k = op->p.i[0];
+        if (a.k < 1 || a.k > MRT_TOPK_CAP) return refuse(x, op, "k must be in 1..4096");
+        a.cache_keys = a.kv <= MRT_TOPK_CACHE_MAX && mrt_topk_smem_bytes(a.kv) <= smem ? a.kv : 0;
+        if (mrt_topk_smem_bytes(a.cache_keys) > smem) return refuse(x, op, "its row state does not fit shared memory");
+        return MRT_OK;
+    }
+    default: return refuse(x, op, "no megakernel code for this op kind");
+    }
+}
+
+mrt_status mrt_gpu_mega_table(mrt_gpu_exec *x, int smem, void *rows_host) {
+    mrt_mega_op *rows = (mrt_mega_op *)rows_host;
+    for (int copy = 0; copy < x->copies; copy++)
+        for (int i = 0; i < x->p->n_ops; i++) {
+            mrt_status st = row_of(x, &x->g->ops[x->p->ops[i]], copy, smem, rows + (size_t)copy * x->p->n_ops + i);
+            if (st) return st;
+        }
+    return MRT_OK;
+}
