@@ -23,6 +23,10 @@ timeout 120 build/megartp bench glm5-prefix --modes serial,cmp,mega > "$O/bench.
 grep -E "step,|same-bytes|bench:" "$O/bench.md"
 timeout 90 compute-sanitizer --tool memcheck build/tests/gpu/test_mega_prefix --quick > "$O/sanitize.log" 2>&1
 echo "memcheck mega rc=$? $(grep -E 'ERROR SUMMARY' "$O/sanitize.log" | tail -1)"
+for tool in synccheck racecheck; do
+    timeout 100 compute-sanitizer --tool $tool build/tests/gpu/test_mega_prefix --quick > "$O/$tool.log" 2>&1
+    echo "$tool mega rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/$tool.log" | tail -1)"
+done
 } 2>&1 | tee "$O/summary.txt"
 timeout 200 build/megartp bench glm5-prefix --cumulative --modes serial,cmp,mega --reps 50 > "$O/cumulative.md" 2>&1
 echo "bench --cumulative rc=$?"; cat "$O/cumulative.md"

@@ -26,7 +26,7 @@ typedef struct mrt_gpu_mega {
     unsigned *launches; /* CTAs started since the last reload (the kernel's step number) */
     bool loaded;
     float *part[MRT_MAX_OPS];
-    int smem;
+    int smem, tn; /* dynamic shared memory a CTA; the plan's GEMM tile width (kernel instance) */
 } mrt_gpu_mega;
 
 typedef struct op_state {

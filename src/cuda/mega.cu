@@ -25,7 +25,6 @@
 #include "ops.h"
 #include "stamp.cuh"
 
-#define MRT_MEGA_SPIN_CYCLES 20000000000LL /* ~10 s at 2 GHz: a wrong plan traps, it does not hang */
 
 typedef struct mrt_mega_args {
     const uint32_t *instr; /* [workers, max_len, 32] */
@@ -37,19 +36,13 @@ typedef struct mrt_mega_args {
     unsigned long long *stamps; /* TRACE: [workers][max_len][MRT_PH_COUNT] %globaltimer ns */
 } mrt_mega_args;
 
-static __device__ __forceinline__ unsigned mrt_ld_acquire(const unsigned *p) {
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
 static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) {
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
 /* Trace stamps (TRACE = true, a separate instantiation: the untraced kernel has no trace
- * code at all): thread 0 writes %globaltimer for each phase of each instruction. No weight
- * prefetch across instructions yet: "weights issued" is stamped with "visible". */
+ * code at all): thread 0 writes %globaltimer for each phase of each instruction; "weights
+ * issued" and, for GEMM tiles, "input ready" come from the loaders (mrt_mega_wait). */
 template <bool TRACE>
 static __device__ __forceinline__ void mrt_mega_stamp(const mrt_mega_args &a, int slot, int phase) {
     if constexpr (TRACE)
@@ -57,11 +50,17 @@ static __device__ __forceinline__ void mrt_mega_stamp(const mrt_mega_args &a, in
             a.stamps[((size_t)blockIdx.x * a.max_len + slot) * MRT_PH_COUNT + phase] = mrt_globaltimer();
 }
 
-/* E1 tile (payload b j0 j1 t0 t1), threads 0..255 */
-static __device__ __noinline__ void mrt_mega_index_logits(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
-    if (threadIdx.x >= MRT_IL_THREADS) return;
-    if (o.il.heads <= 32) mrt_index_logits_tile<MRT_IL_F16, 4>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
-    else mrt_index_logits_tile<MRT_IL_F16, 8>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
+/* E1 tile (payload b j0 j1 t0 t1), threads 0..255. NT = 4 (<= 32 heads, GLM-5) is inlined
+ * (a call's ABI made it spill); NT = 8 is a function of its own, so its register pressure
+ * stays out of the kernel body. The calls cost no wgmma serialization: the GEMM code is
+ * inlined and these functions hold no wgmma. */
+template <int NT>
+static __device__ __forceinline__ void mrt_mega_il_tile(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+    if (threadIdx.x < MRT_IL_THREADS)
+        mrt_index_logits_tile<MRT_IL_F16, NT>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
+}
+static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+    mrt_mega_il_tile<8>(o, pl, smem);
 }
 
 /* F1 rows (payload r0 r1), threads 0..255 */
@@ -70,11 +69,38 @@ static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const ui
         mrt_topk_tile<MRT_MEGA_TOPK_THREADS>(o.tk, (int)pl[0], (int)pl[1], smem, (int)threadIdx.x);
 }
 
-static __device__ __noinline__ void mrt_mega_a0(const mrt_mega_op &o, const uint32_t *pl, double *scratch) {
+/* MRT_MEGA_CALL_OPS (experiment): A0, the E1 tile and the gemm_fp8 finalization as called
+ * functions instead of inlined into the kernel body (register pressure vs call overhead). */
+#ifndef MRT_MEGA_CALL_OPS
+#define MRT_MEGA_CALL_OPS 0
+#endif
+#if MRT_MEGA_CALL_OPS
+#define MRT_MEGA_OPFN __noinline__
+#else
+#define MRT_MEGA_OPFN __forceinline__
+#endif
+/* MRT_MEGA_SMEM_CAP (experiment): dynamic shared memory a CTA takes at most, leaving the rest
+ * of the SM's 256 KB to L1 (register spills and loads live there). */
+#ifndef MRT_MEGA_SMEM_CAP
+#define MRT_MEGA_SMEM_CAP (1 << 30)
+#endif
+
+static __device__ MRT_MEGA_OPFN void mrt_mega_fin(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm) {
+    mrt_mega_finalize(o, pl, sm);
+}
+static __device__ MRT_MEGA_OPFN void mrt_mega_il_tile4(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+    mrt_mega_il_tile<4>(o, pl, smem);
+}
+
+static __device__ MRT_MEGA_OPFN void mrt_mega_a0(const mrt_mega_op &o, const uint32_t *pl, double *scratch) {
     for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_row(o.a0, (int)row, scratch);
 }
 
-template <bool TRACE>
+/* TN: the plan's tokens per GEMM tile (wgmma N), a template parameter so each instantiation
+ * holds one width of the GEMM roles: with all five inlined, register pressure made ptxas
+ * spill 17 KB a thread (3 KB stack) and every instruction ran 3-4x slower (H200,
+ * 2026-11-29). */
+template <bool TRACE, int TN>
 __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_args a) {
     extern __shared__ uint8_t mrt_mega_smem_raw[];
     __shared__ uint32_t w[MRT_INSTR_WORDS];
@@ -99,31 +125,28 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         uint32_t opcode = w[0] & 0xFFu, nwait = (w[0] >> 16) & 0xFu, nsig = (w[0] >> 20) & 0xFu;
         if (opcode == MRT_OPC_NOOP) continue;
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_VISIBLE);
-        mrt_mega_stamp<TRACE>(a, slot, MRT_PH_WEIGHTS);
-        if (threadIdx.x == 0) {
-            for (uint32_t j = 0; j < nwait; j++) {
-                const unsigned *ctr = a.events + w[4 + 2 * j];
-                unsigned target = w[5 + 2 * j] * epoch, seen;
-                long long t0 = clock64();
-                while ((seen = mrt_ld_acquire(ctr)) < target) {
-                    if (clock64() - t0 > MRT_MEGA_SPIN_CYCLES)
-                        mrt_diag_trap(a.diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, (unsigned)slot, w[2], w[4 + 2 * j], target,
-                                      seen);
-                    __nanosleep(100);
-                }
-            }
-            if (nwait) asm volatile("fence.proxy.async.global;" ::: "memory");
+        /* GEMM tiles stream their weights first: only their activation loader (and store)
+         * waits, inside the tile (mrt_mega_wait); every other op waits here, thread 0 for
+         * the CTA. */
+        const bool gemm = opcode == MRT_OPC_GEMM_FP8 || opcode == MRT_OPC_GEMM_BF16 || opcode == MRT_OPC_BMM_BF16;
+        unsigned long long *ph = TRACE ? a.stamps + ((size_t)blockIdx.x * a.max_len + slot) * MRT_PH_COUNT : NULL;
+        const mrt_mega_wait wait = {a.events, w, epoch, nwait, a.diag, (unsigned)slot, ph};
+        if (!gemm) {
+            mrt_mega_stamp<TRACE>(a, slot, MRT_PH_WEIGHTS); /* no weights to prefetch */
+            if (threadIdx.x < 32) wait(threadIdx.x);
+            __syncthreads(); /* acquire by thread 0, then the barrier: every thread reads after it */
         }
-        __syncthreads(); /* acquire by thread 0, then the barrier: every thread reads after it */
-        mrt_mega_stamp<TRACE>(a, slot, MRT_PH_INPUT);
         const mrt_mega_op &o = a.ops[w[1]];
         const uint32_t *pl = w + 24;
         switch (opcode) {
         case MRT_OPC_ADD_RMSNORM_QUANT: mrt_mega_a0(o, pl, fin.ds[0]); break;
-        case MRT_OPC_GEMM_FP8: mrt_mega_gemm<MRT_GEMM_FP8>(o, pl, smem); break;
-        case MRT_OPC_GEMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16>(o, pl, smem); break;
-        case MRT_OPC_BMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16_MN>(o, pl, smem); break;
-        case MRT_OPC_INDEX_LOGITS: mrt_mega_index_logits(o, pl, smem); break;
+        case MRT_OPC_GEMM_FP8: mrt_mega_gemm_tile<MRT_GEMM_FP8, TN>(o, pl, smem, wait, ph); break;
+        case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, pl, smem, wait, ph); break;
+        case MRT_OPC_BMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16_MN, TN>(o, pl, smem, wait, ph); break;
+        case MRT_OPC_INDEX_LOGITS:
+            if (o.il.heads <= 32) mrt_mega_il_tile4(o, pl, smem);
+            else mrt_mega_il_tile8(o, pl, smem);
+            break;
         case MRT_OPC_TOPK: mrt_mega_topk(o, pl, smem); break;
         default:
             if (threadIdx.x == 0) mrt_diag_trap(a.diag, MRT_DIAG_MEGA_UNSUPPORTED, blockIdx.x, (unsigned)slot, w[2], opcode);
@@ -131,14 +154,15 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         __syncthreads(); /* every writer of this instruction is done */
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_COMPUTED);
         const bool grouped = w[3] != MRT_NO_GROUP;
+        /* No __threadfence (fence.sc): the barrier orders every writer before thread 0, whose
+         * release (the ticket's acq_rel, the signals' red.release) is cumulative. */
         if (threadIdx.x == 0) {
-            __threadfence();
             last = 1;
             if (grouped) {
                 unsigned members = (w[3] >> 20) + 1u, t;
                 asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
                              : "=r"(t)
-                             : "l"(a.tickets + (w[3] & (MRT_MAX_GROUPS - 1u)))
+                             : "l"(a.tickets + (size_t)(w[3] & (MRT_MAX_GROUPS - 1u)) * MRT_MEGA_CTR_STRIDE)
                              : "memory");
                 last = t + 1 == members * epoch;
             }
@@ -146,15 +170,14 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         if (opcode == MRT_OPC_GEMM_FP8) { /* the group's (or the lone tile's) finalization */
             __syncthreads();
             if (last) {
-                mrt_mega_finalize(o, pl, fin);
+                mrt_mega_fin(o, pl, fin);
                 __syncthreads();
-                if (threadIdx.x == 0) __threadfence();
             }
         }
         if (threadIdx.x == 0)
             for (uint32_t j = 0; j < nsig; j++) {
                 bool by_fin = (w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) != 0;
-                if (!by_fin || last) mrt_red_release(a.events + w[12 + 3 * j], w[13 + 3 * j]);
+                if (!by_fin || last) mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
             }
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_PUBLISHED);
     }
@@ -162,16 +185,33 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
 
 /* ---- host ------------------------------------------------------------------------------ */
 
+static const void *mega_kernel(bool trace, int tn) {
+#define MRT_MEGA_K(T)                                                                                            \
+    switch (tn) {                                                                                                \
+    case 8: return (const void *)mrt_mega_kernel<T, 8>;                                                          \
+    case 16: return (const void *)mrt_mega_kernel<T, 16>;                                                        \
+    case 32: return (const void *)mrt_mega_kernel<T, 32>;                                                        \
+    case 64: return (const void *)mrt_mega_kernel<T, 64>;                                                        \
+    default: return (const void *)mrt_mega_kernel<T, 128>;                                                       \
+    }
+    if (trace) MRT_MEGA_K(true)
+    MRT_MEGA_K(false)
+#undef MRT_MEGA_K
+}
+
 /* Dynamic shared memory a CTA gets: the opt-in maximum less the kernel's static shared
- * memory and the 1024 bytes the alignment may skip (GEMM layouts start 1024-aligned). */
+ * memory (every instantiation has the same) and the 1024 bytes the alignment may skip (GEMM
+ * layouts start 1024-aligned). */
 static int mega_smem(int *dyn, char *why, size_t n) {
     int optin = mrt_gpu_smem_optin();
     cudaFuncAttributes fa;
-    cudaError_t e = cudaFuncGetAttributes(&fa, mrt_mega_kernel<true>);
+    cudaError_t e = cudaFuncGetAttributes(&fa, mega_kernel(false, 16));
     if (e) return mrt_gpu_fail(why, n, "mega: kernel attributes: %s", cudaGetErrorString(e));
     *dyn = optin - (int)fa.sharedSizeBytes;
-    e = cudaFuncSetAttribute(mrt_mega_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, *dyn);
-    if (!e) e = cudaFuncSetAttribute(mrt_mega_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, *dyn);
+    if (*dyn > MRT_MEGA_SMEM_CAP) *dyn = MRT_MEGA_SMEM_CAP;
+    for (int tn = 8; tn <= 128 && !e; tn *= 2)
+        for (int t = 0; t < 2 && !e; t++)
+            e = cudaFuncSetAttribute(mega_kernel(t, tn), cudaFuncAttributeMaxDynamicSharedMemorySize, *dyn);
     if (e) return mrt_gpu_fail(why, n, "mega: %d bytes of shared memory: %s", *dyn, cudaGetErrorString(e));
     return 0;
 }
@@ -182,7 +222,7 @@ static mrt_status mega_load(mrt_gpu_exec *x) {
     if (mega_smem(&m->smem, x->why, sizeof x->why)) return mrt_fail(x->ctx, MRT_ERR_INVALID, "%s", x->why);
     int sms = 0, per_sm = 0;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mrt_mega_kernel<false>, MRT_MEGA_THREADS, m->smem);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mega_kernel(false, 16), MRT_MEGA_THREADS, m->smem);
     if (p->workers > sms * per_sm)
         return mrt_fail(x->ctx, MRT_ERR_INVALID, "mega: %d workers cannot all be resident (%d SMs x %d)", p->workers, sms,
                         per_sm);
@@ -190,12 +230,22 @@ static mrt_status mega_load(mrt_gpu_exec *x) {
     mrt_mega_op *rows = (mrt_mega_op *)calloc(nrows, sizeof *rows);
     if (!rows) return mrt_fail(x->ctx, MRT_ERR_NOMEM, "mega: out of memory");
     mrt_status st = mrt_gpu_mega_table(x, m->smem - 1024, rows);
+    /* one GEMM tile width for the whole plan: the kernel is instantiated per width */
+    m->tn = 0;
+    for (size_t i = 0; i < nrows && !st; i++) {
+        if (!rows[i].tn) continue;
+        if (m->tn && rows[i].tn != m->tn)
+            st = mrt_fail(x->ctx, MRT_ERR_UNSUPPORTED, "mega: GEMM ops of this plan tile M by %d and %d tokens; the "
+                          "megakernel takes one width a plan", m->tn, rows[i].tn);
+        m->tn = rows[i].tn;
+    }
+    if (!m->tn) m->tn = 16;
     cudaError_t e = cudaSuccess;
     if (!st) {
         e = cudaMalloc(&m->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4);
         if (!e) e = cudaMalloc(&m->table, nrows * sizeof *rows);
-        if (!e) e = cudaMalloc(&m->events, (size_t)(p->n_events + 1) * 4);
-        if (!e) e = cudaMalloc(&m->tickets, (size_t)(p->n_groups + 1) * 4);
+        if (!e) e = cudaMalloc(&m->events, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE);
+        if (!e) e = cudaMalloc(&m->tickets, (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
         if (!e) e = cudaMalloc(&m->launches, 4);
         if (!e) e = cudaMemcpy(m->table, rows, nrows * sizeof *rows, cudaMemcpyHostToDevice);
         if (e) st = mrt_gpu_cuda_fail(x, e, "mega: buffers");
@@ -218,8 +268,8 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
     if (reload) {
         /* a (re)loaded plan starts its own count of steps: thresholds scale with the epoch,
          * which holds only while every step since the counters' last reset ran this plan */
-        cudaError_t e = cudaMemset(m->events, 0, (size_t)(p->n_events + 1) * 4);
-        if (!e) e = cudaMemset(m->tickets, 0, (size_t)(p->n_groups + 1) * 4);
+        cudaError_t e = cudaMemset(m->events, 0, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE);
+        if (!e) e = cudaMemset(m->tickets, 0, (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
         if (!e) e = cudaMemset(m->launches, 0, 4);
         if (!e) e = cudaMemcpy(m->instr, p->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4,
                                cudaMemcpyHostToDevice);
@@ -228,7 +278,7 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
     mrt_mega_args a = {m->instr, p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,
                        m->tickets, m->launches, mrt_gpu_diag(), stamps};
     void *args[1] = {&a};
-    const void *fn = stamps ? (const void *)mrt_mega_kernel<true> : (const void *)mrt_mega_kernel<false>;
+    const void *fn = mega_kernel(stamps != NULL, m->tn);
     cudaError_t e = cudaLaunchCooperativeKernel(fn, dim3(p->workers), dim3(MRT_MEGA_THREADS), args, (size_t)m->smem,
                                                 x->stream);
     return e ? mrt_gpu_cuda_fail(x, e, "mega: launch") : MRT_OK;

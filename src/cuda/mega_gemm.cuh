@@ -11,10 +11,9 @@
  *  - the barriers are re-initialized for every instruction and invalidated after it, and
  *    the consumers' staging stores (generic proxy) are fenced before the next instruction's
  *    TMA (async proxy) writes the same shared memory.
- *  - the activation loader's "wait" is a proxy fence: the interpreter has already acquired
- *    the instruction's events (ld.acquire by thread 0, then a CTA barrier); the TMA reads of
- *    that producer data go through the async proxy, so the issuing thread orders them after
- *    with fence.proxy.async.global. */
+ *  - the instruction's event waits run in the activation loader (and the store) only
+ *    (mrt_mega_wait): the weight loader fills the pipeline while the producers finish, the
+ *    article's main gain. */
 #ifndef MRT_MEGA_GEMM_CUH
 #define MRT_MEGA_GEMM_CUH
 
@@ -22,10 +21,43 @@
 #include "gemm_fp8.cuh"
 #include "mega_op.h"
 #include "ops.h" /* MRT_EPI_* */
+#include "stamp.cuh" /* mrt_globaltimer */
 
-struct mrt_wait_proxy {
+/* An instruction's event waits, run by one warp (lane 0 spins, the warp leaves together):
+ * ld.acquire.gpu until each counter reaches threshold * epoch, bounded (past the bound:
+ * a watchdog record naming worker, instruction, task, event, expected and seen, then a
+ * trap), then fence.proxy.async.global (TMA reads of the producers' data follow). GEMM tiles
+ * call it from the activation loader and the store only, so weights stream meanwhile; it
+ * stamps "input ready" (traced kernels) from the activation loader's warp. */
+#define MRT_MEGA_SPIN_CYCLES 20000000000LL /* ~10 s at 2 GHz: a wrong plan traps, it does not hang */
+/* Counters (events, tickets) 128 bytes apart: one L2 line each, so the CTAs polling one event
+ * do not contend with the atomics on its neighbours (HOPPER_NOTES: counters sharing lines). */
+#define MRT_MEGA_CTR_STRIDE 32
+struct mrt_mega_wait {
+    const unsigned *events;
+    const uint32_t *w; /* the instruction's words (shared memory) */
+    unsigned epoch, nwait;
+    unsigned *diag;
+    unsigned slot;
+    unsigned long long *ph; /* traced: this instruction's phase stamps, else NULL */
     __device__ __forceinline__ void operator()(int lane) const {
-        if (lane == 0) asm volatile("fence.proxy.async.global;" ::: "memory");
+        if (lane == 0) {
+            for (uint32_t j = 0; j < nwait; j++) {
+                const unsigned *ctr = events + (size_t)w[4 + 2 * j] * MRT_MEGA_CTR_STRIDE;
+                const unsigned target = w[5 + 2 * j] * epoch;
+                unsigned seen;
+                long long t0 = clock64();
+                for (;;) {
+                    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ctr) : "memory");
+                    if (seen >= target) break;
+                    if (clock64() - t0 > MRT_MEGA_SPIN_CYCLES)
+                        mrt_diag_trap(diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, slot, w[2], w[4 + 2 * j], target, seen);
+                    __nanosleep(100);
+                }
+            }
+            if (nwait) asm volatile("fence.proxy.async.global;" ::: "memory");
+            if (ph && (threadIdx.x >> 5) <= 1) ph[MRT_PH_INPUT] = mrt_globaltimer();
+        }
         __syncwarp();
     }
 };
@@ -51,7 +83,8 @@ static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_
 
 /* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host). */
 template <int KIND, int TN>
-static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem,
+                                                          const mrt_mega_wait &wait, unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;
     mrt_gemm_args a = o.ga;
     int m1, n1;
@@ -70,12 +103,12 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, 
         for (int i = 0; i < 4; i++) pr.set(i, 0);
     }
     __syncthreads();
-    const mrt_wait_proxy wait;
     if (warp == 0) {
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
     } else if (warp == 1) {
         mrt_gemm_aload<KIND, TN>(t, a, &o.tx, base, sxs, bars, pr, wait, lane);
     } else if (warp == 2) {
+        if (ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
         mrt_gemm_wload<KIND, TN>(t, a, &o.tw, base, sws, bars, pr, lane);
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
@@ -85,7 +118,8 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, 
             mrt_gemm_bf16_compute<TN>(t, a, base, bars, pr, stg, ctid);
         else
             mrt_gemm_bf16_mn_compute<TN>(t, a, base, bars, pr, stg, ctid);
-        mrt_gemm_store<KIND, TN>(t, a, stg, flag, epi, wait, mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
+        mrt_gemm_store<KIND, TN, mrt_mega_out, mrt_mega_wait, mrt_consumer_barrier, false>(
+            t, a, stg, flag, epi, wait, mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
         if ((ctid & 127) == 0) mrt_mbar_arrive(bars.done());
     }
     /* staging writes (generic proxy) before the next instruction's TMA into this memory */
@@ -102,17 +136,6 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, 
             o.qmla[((size_t)m * o.heads + t.batch) * (o.cols + o.rope) + o.cols + r] =
                 o.q_pe[((size_t)m * o.heads + t.batch) * o.rope + r];
         }
-}
-
-template <int KIND>
-static __device__ __forceinline__ void mrt_mega_gemm(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
-    switch (o.tn) {
-    case 8: mrt_mega_gemm_tile<KIND, 8>(o, pl, smem); break;
-    case 16: mrt_mega_gemm_tile<KIND, 16>(o, pl, smem); break;
-    case 32: mrt_mega_gemm_tile<KIND, 32>(o, pl, smem); break;
-    case 64: mrt_mega_gemm_tile<KIND, 64>(o, pl, smem); break;
-    default: mrt_mega_gemm_tile<KIND, 128>(o, pl, smem); break;
-    }
 }
 
 /* Scratch of the finalization groups (static shared memory of the megakernel). */

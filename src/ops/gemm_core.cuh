@@ -615,10 +615,10 @@ static __device__ __forceinline__ void mrt_gemm_stage_acc(float *stg, const floa
 /* ---- role: store (final values, or a split-K partial and the deterministic reduce) --- */
 
 /* Run by `nthr` threads (tid 0..nthr-1) after the staging tile is complete and visible to
- * them; `sync` is a barrier among exactly those threads. With split > 1 every CTA writes its
+ * them; `sync` is a barrier among exactly those threads. With split > 1 (and REDUCE) every CTA writes its
  * partial; the last of the tile's `split` CTAs to arrive (ticket) sums all partials in split
  * order 0..split-1 (the same order whoever is last: deterministic) and runs the epilogue. */
-template <int KIND, int TN, class Epi, class Wait, class Sync>
+template <int KIND, int TN, class Epi, class Wait, class Sync, bool REDUCE = true>
 static __device__ __forceinline__ void mrt_gemm_store(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                       const float *stg, int *flag, const Epi &epi,
                                                       const Wait &wait, const Sync &sync, int tid, int nthr) {
@@ -626,7 +626,7 @@ static __device__ __forceinline__ void mrt_gemm_store(const mrt_gemm_tile &t, co
     typedef mrt_gemm_layout<KIND, TN> L;
     const int nvec = K_::BLOCK_N / 8;
     wait(tid & 31); /* PDL: do not overwrite memory a predecessor may still read */
-    if (a.split == 1) {
+    if (!REDUCE || a.split == 1) { /* REDUCE = false (the megakernel): no reduction code at all */
         for (int it = tid; it < TN * nvec; it += nthr) {
             int ml = it / nvec, nl = (it - ml * nvec) * 8, m = t.m0 + ml, n = t.n0 + nl;
             if (m >= a.M || n >= a.N) continue;
