@@ -167,8 +167,11 @@ static void test_shapes(mrt_context *ctx) {
                           op_tiles(p, "E1"), s.kv);
                 } else {
                     int mt = (s.m + 127) / 128;
-                    CHECK(op_tiles(p, "B0") == mt * 21 * 4 && op_tiles(p, "D1") == mt * 32 * 2, "default B0 %d, D1 %d at M %d",
-                          op_tiles(p, "B0"), op_tiles(p, "D1"), s.m);
+                    /* split-K fills the 132 workers once: B0 21 N tiles x 6 (x 3 with two M tiles),
+                     * D1 32 x 4 (x 2), D0 128 x 1 */
+                    CHECK(op_tiles(p, "B0") == 126 && op_tiles(p, "D1") == 128 && op_tiles(p, "D0") == mt * 128,
+                          "default B0 %d, D1 %d, D0 %d at M %d", op_tiles(p, "B0"), op_tiles(p, "D1"),
+                          op_tiles(p, "D0"), s.m);
                     CHECK(op_tiles(p, "F1") == s.m, "default plans F1 per row");
                 }
                 int real = 0;

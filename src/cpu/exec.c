@@ -219,18 +219,24 @@ static mrt_status step(exec *x, const mrt_instr *in, bool track, int worker) {
     if (track) {
         bit_set(hb, task);
         if ((st = log_writes(x, task, task, false))) return st;
+    }
+    /* A task outside a reduce group finalizes its own outputs (a split-K op with one split
+     * and one tile a unit): before it signals, since its publications include the
+     * finalized outputs. (Signalling first let real-thread consumers read them early.) */
+    if (in->group == MRT_NO_GROUP) {
+        run_tile(x, in, MRT_PHASE_FINAL);
+        if (track && (st = log_writes(x, task, task, true))) return st;
+    }
+    if (track)
         for (uint32_t j = 0; j < in->signal_count; j++)
             if (!(in->signals[j].publication & MRT_PUB_BY_FINALIZER))
                 bits_or(x->ev_clock + (size_t)in->signals[j].event * x->words, hb, x->words);
-    }
     signal(x, in, false);
     if (in->group == MRT_NO_GROUP) {
-        run_tile(x, in, MRT_PHASE_FINAL);
         if (x->trace) {
             st_us[MRT_PH_PUBLISHED] = mrt_now_us() - x->t0;
             mrt_trace_add(x->trace, task, worker, st_us);
         }
-        if (track && (st = log_writes(x, task, task, true))) return st;
         return MRT_OK;
     }
     uint32_t g = mrt_group_id(in->group);

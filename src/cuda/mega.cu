@@ -69,37 +69,13 @@ static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const ui
         mrt_topk_tile<MRT_MEGA_TOPK_THREADS>(o.tk, (int)pl[0], (int)pl[1], smem, (int)threadIdx.x);
 }
 
-/* MRT_MEGA_CALL_OPS (experiment): A0, the E1 tile and the gemm_fp8 finalization as called
- * functions instead of inlined into the kernel body (register pressure vs call overhead). */
-#ifndef MRT_MEGA_CALL_OPS
-#define MRT_MEGA_CALL_OPS 0
-#endif
-#if MRT_MEGA_CALL_OPS
-#define MRT_MEGA_OPFN __noinline__
-#else
-#define MRT_MEGA_OPFN __forceinline__
-#endif
-/* MRT_MEGA_SMEM_CAP (experiment): dynamic shared memory a CTA takes at most, leaving the rest
- * of the SM's 256 KB to L1 (register spills and loads live there). */
-#ifndef MRT_MEGA_SMEM_CAP
-#define MRT_MEGA_SMEM_CAP (1 << 30)
-#endif
-
-static __device__ MRT_MEGA_OPFN void mrt_mega_fin(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm) {
-    mrt_mega_finalize(o, pl, sm);
-}
-static __device__ MRT_MEGA_OPFN void mrt_mega_il_tile4(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
-    mrt_mega_il_tile<4>(o, pl, smem);
-}
-
-static __device__ MRT_MEGA_OPFN void mrt_mega_a0(const mrt_mega_op &o, const uint32_t *pl, double *scratch) {
+static __device__ __forceinline__ void mrt_mega_a0(const mrt_mega_op &o, const uint32_t *pl, double *scratch) {
     for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_row(o.a0, (int)row, scratch);
 }
 
 /* TN: the plan's tokens per GEMM tile (wgmma N), a template parameter so each instantiation
- * holds one width of the GEMM roles: with all five inlined, register pressure made ptxas
- * spill 17 KB a thread (3 KB stack) and every instruction ran 3-4x slower (H200,
- * 2026-11-29). */
+ * holds one width of the GEMM roles: with all five inlined, ptxas spilled 17 KB a thread
+ * (3 KB stack) and the step took 249 us instead of 195 (H200, 2026-11-29, GLM-5 M=16). */
 template <bool TRACE, int TN>
 __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_args a) {
     extern __shared__ uint8_t mrt_mega_smem_raw[];
@@ -144,7 +120,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, pl, smem, wait, ph); break;
         case MRT_OPC_BMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16_MN, TN>(o, pl, smem, wait, ph); break;
         case MRT_OPC_INDEX_LOGITS:
-            if (o.il.heads <= 32) mrt_mega_il_tile4(o, pl, smem);
+            if (o.il.heads <= 32) mrt_mega_il_tile<4>(o, pl, smem);
             else mrt_mega_il_tile8(o, pl, smem);
             break;
         case MRT_OPC_TOPK: mrt_mega_topk(o, pl, smem); break;
@@ -170,7 +146,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         if (opcode == MRT_OPC_GEMM_FP8) { /* the group's (or the lone tile's) finalization */
             __syncthreads();
             if (last) {
-                mrt_mega_fin(o, pl, fin);
+                mrt_mega_finalize(o, pl, fin);
                 __syncthreads();
             }
         }
@@ -208,7 +184,6 @@ static int mega_smem(int *dyn, char *why, size_t n) {
     cudaError_t e = cudaFuncGetAttributes(&fa, mega_kernel(false, 16));
     if (e) return mrt_gpu_fail(why, n, "mega: kernel attributes: %s", cudaGetErrorString(e));
     *dyn = optin - (int)fa.sharedSizeBytes;
-    if (*dyn > MRT_MEGA_SMEM_CAP) *dyn = MRT_MEGA_SMEM_CAP;
     for (int tn = 8; tn <= 128 && !e; tn *= 2)
         for (int t = 0; t < 2 && !e; t++)
             e = cudaFuncSetAttribute(mega_kernel(t, tn), cudaFuncAttributeMaxDynamicSharedMemorySize, *dyn);

@@ -27,7 +27,10 @@ struct mrt_a0_args {
  * other barrier ids, so a unit's code does not depend on how many threads the CTA has. */
 struct mrt_grp {
     int tid, n, bar;
-    __device__ __forceinline__ void sync() const { asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(n) : "memory"); }
+    __device__ __forceinline__ void sync() const {
+        if (bar == 0) __syncthreads(); /* the whole CTA: the plain barrier (tools model it exactly) */
+        else asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(n) : "memory");
+    }
 };
 static __device__ __forceinline__ mrt_grp mrt_grp_cta() { return mrt_grp{(int)threadIdx.x, (int)blockDim.x, 0}; }
 

@@ -113,20 +113,18 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
     return MRT_OK;
 }
 
-/* Default tiling for a 132-SM H200 (docs/TILING.md): these GEMMs stream weights, so
- * one M tile holds all tokens up to 128 (weights are read once per M tile) and K is split
- * until a task streams about 192 KiB of weights: enough for a deep TMA pipeline, small
- * enough that every GEMM spreads over most SMs (B0 21 x 4 = 84, D0 128 x 2 = 256,
- * D1 32 x 2 = 64, B1 1 x 4). The N tile is 128 (one weight-scale block). */
+/* Default tiling (docs/TILING.md): these GEMMs stream weights, so one M tile holds all
+ * tokens up to 128 (weights are read once per M tile), the N tile is 128 (one weight-scale
+ * block), and K is split to fill the workers once with tasks of at least 48 KiB
+ * (mrt_default_split; at GLM-5 size on 132 workers B0 21 x 6, D0 128 x 1, D1 32 x 4, B1 16).
+ * Measured on the H200 (bench/gemm/NOTES.md), the standalone kernels were fastest near these
+ * splits, and the serial and cmp executors take the plan's split. */
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
-    (void)workers;
     const mrt_tensor *a = op_in(g, op, 0), *w = op_in(g, op, 2);
-    int64_t m = a->dims[0], k = a->dims[1];
-    (void)w;
+    int64_t m = a->dims[0], k = a->dims[1], n = w->dims[0];
     mrt_tile_cfg c = {.block_m = (int)(m <= 128 ? m : 128), .block_n = 128};
-    int64_t kblocks = k / 128, tile_bytes = 128 * k;
-    int64_t split = (tile_bytes + 192 * 1024 - 1) / (192 * 1024);
-    c.split = (int)(split < 1 ? 1 : split > kblocks ? kblocks : split);
+    int64_t tiles = ceil_div(m, c.block_m) * ceil_div(n, 128);
+    c.split = mrt_default_split(k / 128, tiles, 128.0 * (double)k, workers);
     return c;
 }
 

@@ -30,11 +30,13 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
     return MRT_OK;
 }
 
-/* 256 keys (4 pages, 33 KB of keys) a task, doubled while there would be more than two
- * tasks per worker: long contexts get longer chunks, not thousands of tiny tasks. */
+/* 128 keys (17 KB of keys) a task, doubled while there would be more than two tasks per
+ * worker: long contexts get longer chunks, not thousands of tiny tasks. (256 keys left
+ * 64 tasks for 132 workers at KV=8192, and each took ~24 us in the megakernel, on the
+ * critical path: H200, 2026-11-29.) */
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
     (void)g;
-    mrt_tile_cfg c = {.chunk = 256};
+    mrt_tile_cfg c = {.chunk = 128};
     while ((int64_t)op->p.i[4] * ceil_div(op->p.i[5], c.chunk) > 2 * (int64_t)workers) c.chunk *= 2;
     return c;
 }
