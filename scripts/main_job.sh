@@ -4,7 +4,7 @@
 # naive reference.
 megartp=$1
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && "$megartp" help | grep -q '^  bench'; then
-    exec "$megartp" bench glm5-prefix --m 16 --batch 2 --kv 8192
+    exec "$megartp" bench glm5-prefix --m 16 --batch 2 --kv 8192 --modes serial,cmp,mega
 fi
 if "$megartp" help | grep -q '^  run'; then
     exec "$megartp" run glm5-prefix --backend cpu --m 16 --batch 2 --kv 8192
