@@ -5,8 +5,7 @@
 #ifndef MRT_GEMM_KERNEL_CUH
 #define MRT_GEMM_KERNEL_CUH
 
-#include "../ops/gemm_bf16.cuh"
-#include "../ops/gemm_fp8.cuh"
+#include "../ops/gemm_compute.cuh"
 
 /* The kernel's producer wait; traced, the first wait to return stamps the CTA's "inputs
  * ready" (its activation loader's, before any consumer's). */
@@ -85,12 +84,7 @@ __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
         if constexpr (PLACE == MRT_WAIT_PLACE_LOADER) mrt_gemm_wload<KIND, TN>(t, a, &tw, base, sws, bars, pr, lane);
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
-        if constexpr (KIND == MRT_GEMM_FP8)
-            mrt_gemm_fp8_compute<TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
-        else if constexpr (KIND == MRT_GEMM_BF16)
-            mrt_gemm_bf16_compute<TN>(t, a, base, bars, pr, stg, ctid);
-        else
-            mrt_gemm_bf16_mn_compute<TN>(t, a, base, bars, pr, stg, ctid);
+        mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
         if (cl) {
             mrt_cluster_wait();
             mrt_gemm_store_cluster<KIND, TN>(t, a, stg, bars, epi, wait, mrt_consumer_barrier(), ctid,

@@ -17,8 +17,7 @@
 #ifndef MRT_MEGA_GEMM_CUH
 #define MRT_MEGA_GEMM_CUH
 
-#include "gemm_bf16.cuh"
-#include "gemm_fp8.cuh"
+#include "gemm_compute.cuh"
 #include "mega_op.h"
 #include "ops.h" /* MRT_EPI_* */
 #include "stamp.cuh" /* mrt_globaltimer */
@@ -112,12 +111,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, 
         mrt_gemm_wload<KIND, TN>(t, a, &o.tw, base, sws, bars, pr, lane);
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
-        if constexpr (KIND == MRT_GEMM_FP8)
-            mrt_gemm_fp8_compute<TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
-        else if constexpr (KIND == MRT_GEMM_BF16)
-            mrt_gemm_bf16_compute<TN>(t, a, base, bars, pr, stg, ctid);
-        else
-            mrt_gemm_bf16_mn_compute<TN>(t, a, base, bars, pr, stg, ctid);
+        mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
         mrt_gemm_store<KIND, TN, mrt_mega_out, mrt_mega_wait, mrt_consumer_barrier, false>(
             t, a, stg, flag, epi, wait, mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
         if ((ctid & 127) == 0) mrt_mbar_arrive(bars.done());
