@@ -1,20 +1,22 @@
-/* The persistent megakernel (issue [E]): one co-resident CTA per worker queue (cooperative
- * launch), 384 threads, interpreting the plan's encoded instructions in queue order with the
- * event protocol of DESIGN.md section 3:
- *   wait:    one thread spins ld.acquire.gpu on the event counter until it reaches
+/* The persistent megakernel (issue [E]; docs/MEGAKERNEL.md): one co-resident CTA per worker
+ * queue (cooperative launch), 384 threads, interpreting the plan's encoded instructions in
+ * queue order with the event protocol of DESIGN.md section 3:
+ *   wait:    one lane spins ld.acquire.gpu on each event counter until it reaches
  *            threshold * epoch (counters are never reset: replay needs no reset launch),
  *            bounded by clock64; past the bound it records worker, slot, task, event,
- *            expected and seen in the host-mapped watchdog buffer and traps. Then
- *            fence.proxy.async.global (TMA reads of producer data follow) and a CTA barrier.
+ *            expected and seen in the host-mapped watchdog buffer and traps; then
+ *            fence.proxy.async.global (TMA reads of producer data follow). GEMM tiles wait in
+ *            their activation loader and store only, so their weights stream meanwhile; other
+ *            ops wait before they start (thread 0, then a CTA barrier).
  *   run:     A0 rows, GEMM tiles (src/cuda/mega_gemm.cuh), E1 tiles, F1 rows: the device
  *            functions of the standalone kernels.
- *   publish: every writer done (bar.sync), then one thread fences and adds with
- *            red.release.gpu; reduce groups take a ticket (acq_rel) and the member that
- *            completes the group (ticket == members * epoch) first runs the group's
- *            finalization (gemm_fp8: sum of the split partials in split order + the op's
- *            epilogue), then performs the group's MRT_PUB_BY_FINALIZER signals.
- * Not yet: weight prefetch across instructions, two instruction slots, shared-memory pages
- * (docs/MEGAKERNEL.md): each instruction runs to completion before the next is decoded. */
+ *   publish: every writer done (bar.sync), then one thread adds with red.release.gpu;
+ *            reduce groups take a ticket (acq_rel) and the member that completes the group
+ *            (ticket == members * epoch) first runs the group's finalization (gemm_fp8: sum
+ *            of the split partials in split order + the op's epilogue), then performs the
+ *            group's MRT_PUB_BY_FINALIZER signals.
+ * Not yet: two instruction slots, shared-memory pages: each instruction runs to completion
+ * before the next is decoded. */
 #include <cuda_runtime.h>
 #include <string.h>
 
@@ -24,7 +26,6 @@
 #include "mega_gemm.cuh"
 #include "ops.h"
 #include "stamp.cuh"
-
 
 typedef struct mrt_mega_args {
     const uint32_t *instr; /* [workers, max_len, 32] */

@@ -36,7 +36,7 @@ struct mrt_mega_op { /* CUtensorMap members keep it 64-byte aligned (TMA needs t
     mrt_epi_args epi;     /* gemm_fp8: the finalization; epi.c = the reduced fp32 [M, N] */
     const float *part;    /* gemm_fp8: [nsplit][M][N] fp32 partials (= out.out) */
     float *reduced;       /* gemm_fp8: = epi.c, written by the group's finalizer */
-    int opcode, gemm_kind, tn, nsplit, epi_kind;
+    int tn, nsplit, epi_kind; /* GEMMs: tokens per tile (0: no GEMM), split planes, MRT_EPI_* */
     /* bmm_bf16 (D2): the head's last tile copies q_pe [M, H, rope] into qmla [M, H, cols+rope] */
     const uint16_t *q_pe;
     uint16_t *qmla;

@@ -85,7 +85,7 @@ static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
     o->ga.kb_per_split = kbs, o->ga.stages = stages_for(MRT_GEMM_FP8, tn, kbs, smem);
     if (o->ga.stages < 1) return refuse(x, op, "one pipeline stage does not fit shared memory");
     o->plane = (long long)M * N, o->part = part, o->reduced = s->c, o->nsplit = nsplit;
-    o->gemm_kind = MRT_GEMM_FP8, o->tn = tn, o->epi_kind = epi;
+    o->tn = tn, o->epi_kind = epi;
     /* the finalization: the serial executor's arguments, but Q_B's roped q_pe goes to its own
      * output (D2's tiles copy it into the query) and INDEX_Q sums the gate's split partials */
     mrt_gpu_epi e;
@@ -123,7 +123,7 @@ static mrt_status row_gemm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int
     memcpy(&o->out, plan.epi, sizeof o->out);
     o->ga.kb_per_split = 2 * kbs, o->ga.stages = stages_for(MRT_GEMM_BF16, tn, 2 * kbs, smem);
     if (o->ga.stages < 1) return refuse(x, op, "one pipeline stage does not fit shared memory");
-    o->plane = (long long)M * N, o->nsplit = nsplit, o->gemm_kind = MRT_GEMM_BF16, o->tn = tn;
+    o->plane = (long long)M * N, o->nsplit = nsplit, o->tn = tn;
     return MRT_OK;
 }
 
@@ -151,7 +151,7 @@ static mrt_status row_bmm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
     memcpy(&o->out, plan.epi, sizeof o->out);
     o->ga.kb_per_split = Dn / 64, o->ga.stages = stages_for(MRT_GEMM_BF16_MN, tn, Dn / 64, smem);
     if (o->ga.stages < 1) return refuse(x, op, "one pipeline stage does not fit shared memory");
-    o->plane = 0, o->nsplit = 1, o->gemm_kind = MRT_GEMM_BF16_MN, o->tn = tn;
+    o->plane = 0, o->nsplit = 1, o->tn = tn;
     o->q_pe = (const uint16_t *)D(op->in[1]), o->qmla = (uint16_t *)D(op->out[0]), o->heads = H, o->cols = C, o->rope = R;
     return MRT_OK;
 }
@@ -159,7 +159,6 @@ static mrt_status row_bmm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
 static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, mrt_mega_op *o) {
     const mrt_graph *g = x->g;
     memset(o, 0, sizeof *o);
-    o->opcode = op->kind;
     switch (op->kind) {
     case MRT_OPC_ADD_RMSNORM_QUANT: {
         const int H = (int)op_in(g, op, 0)->dims[1];
