@@ -81,6 +81,10 @@ static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_
 }
 
 /* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host). */
+static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
+    asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+}
+
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem,
                                                           const mrt_mega_wait &wait, unsigned long long *ph) {
@@ -119,9 +123,10 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, 
     /* staging writes (generic proxy) before the next instruction's TMA into this memory */
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
-    if (threadIdx.x == 0) {
-        const int nb = 3 * MRT_GEMM_MAX_STAGES + 4;
-        for (int i = 0; i < nb; i++) asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bars.base + 8u * i) : "memory");
+    if (threadIdx.x == 0) { /* exactly the barriers mrt_gemm_controller_init made (no cluster) */
+        for (int s = 0; s < a.stages; s++)
+            mrt_mbar_inval(bars.full_w(s)), mrt_mbar_inval(bars.full_x(s)), mrt_mbar_inval(bars.empty(s));
+        mrt_mbar_inval(bars.scales()), mrt_mbar_inval(bars.done());
     }
     /* D2: the head's last column tile also carries its roped q_pe into the query */
     if (KIND == MRT_GEMM_BF16_MN && n1 == o.cols)
