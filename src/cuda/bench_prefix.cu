@@ -24,6 +24,14 @@ static float pct(float *v, int n, double q) {
     return v[i < 0 ? 0 : i >= n ? n - 1 : i];
 }
 
+/* A step's row of the table: median and spread of t (reps samples; sorted in place), its
+ * TB/s and its ratio to the read kernel. kind: "" or " what it is". */
+static void step_row(FILE *out, const char *name, const char *kind, float *t, int reps, double bytes, float rd_us) {
+    float med = pct(t, reps, 0.5) * 1e3f, p10 = pct(t, reps, 0.1) * 1e3f, p90 = pct(t, reps, 0.9) * 1e3f;
+    fprintf(out, "| **step, %s** |%s | **%.2f** (p10 %.2f, p90 %.2f) | %.2f | %.2f | %.2f |\n", name, kind, med, p10, p90,
+            bytes * 1e-6, bytes / (med * 1e-6) * 1e-12, med / rd_us);
+}
+
 /* Streaming read of n16 16-byte words; the sum goes to *sink so nothing is optimized out. */
 __global__ void __launch_bounds__(512) mrt_read_kernel(const uint4 *__restrict__ p, size_t n16, unsigned *sink) {
     unsigned acc = 0;
@@ -165,18 +173,12 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
             fprintf(out, "| %s | %s | %.2f | %.2f | %.2f | %.2f |\n", op->name, mrt_op_kind(op), us, bytes[i] * 1e-6,
                     bytes[i] / (us * 1e-6) * 1e-12, us / (rd_us * bytes[i] / step_bytes));
         }
-        float med = pct(t_step, reps, 0.5) * 1e3f, p10 = pct(t_step, reps, 0.1) * 1e3f, p90 = pct(t_step, reps, 0.9) * 1e3f;
-        fprintf(out, "| **step, serial** | | **%.2f** (p10 %.2f, p90 %.2f) | %.2f | %.2f | %.2f |\n", med, p10,
-                p90, step_bytes * 1e-6, step_bytes / (med * 1e-6) * 1e-12, med / rd_us);
-        if (want_cmp) {
-            float cm = pct(t_cmp, reps, 0.5) * 1e3f, c10 = pct(t_cmp, reps, 0.1) * 1e3f, c90 = pct(t_cmp, reps, 0.9) * 1e3f;
-            fprintf(out, "| **step, cmp** | multistream + PDL | **%.2f** (p10 %.2f, p90 %.2f) | %.2f | %.2f | %.2f |\n", cm,
-                    c10, c90, step_bytes * 1e-6, step_bytes / (cm * 1e-6) * 1e-12, cm / rd_us);
-        }
+        step_row(out, "serial", "", t_step, reps, step_bytes, rd_us);
+        if (want_cmp) step_row(out, "cmp", " multistream + PDL", t_cmp, reps, step_bytes, rd_us);
         if (want_mega) {
-            float mm = pct(t_mega, reps, 0.5) * 1e3f, m10 = pct(t_mega, reps, 0.1) * 1e3f, m90 = pct(t_mega, reps, 0.9) * 1e3f;
-            fprintf(out, "| **step, mega** | persistent megakernel, %d workers | **%.2f** (p10 %.2f, p90 %.2f) | %.2f | %.2f | %.2f |\n",
-                    p->workers, mm, m10, m90, step_bytes * 1e-6, step_bytes / (mm * 1e-6) * 1e-12, mm / rd_us);
+            char kind[64];
+            snprintf(kind, sizeof kind, " persistent megakernel, %d workers", p->workers);
+            step_row(out, "mega", kind, t_mega, reps, step_bytes, rd_us);
         }
         fprintf(out, "| same-bytes read kernel | | %.2f | %.2f | %.2f | 1.00 |\n", rd_us, step_bytes * 1e-6,
                 step_bytes / (rd_us * 1e-6) * 1e-12);

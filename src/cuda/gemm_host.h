@@ -49,6 +49,8 @@ int mrt_gemm_pick_split(int kind, int tn, const void *kernel, int units, int nkb
 int mrt_gemm_cluster_capacity(const void *kernel, int size, int smem);
 /* Pipeline depth that fits shared memory; 0 if even one stage does not. */
 int mrt_gemm_pick_stages(int kind, int tn, int kb_per_split, int *smem_bytes);
+/* The same within `cap` bytes from the 1024-aligned base (the megakernel's budget). */
+int mrt_gemm_pick_stages_in(int kind, int tn, int kb_per_split, int cap, int *smem_bytes);
 
 /* Split of a bf16 GEMM (mn = MN-major weights: always 1); split > 0 is taken as given. */
 int mrt_bf16_split(int M, int N, int K, int batches, int mn, int split, int allow_cluster, int *cluster);

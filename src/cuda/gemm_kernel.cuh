@@ -1,6 +1,6 @@
 /* The standalone GEMM kernel: one CTA per tile (blockIdx -> mrt_gemm_tile), calling the
- * role functions of src/ops/gemm_*.cuh by warp. The megakernel will call the same roles
- * with a tile decoded from an instruction, its own shared-memory pages and mrt_wait_event.
+ * role functions of src/ops/gemm_*.cuh by warp. The megakernel calls the same roles with a
+ * tile decoded from an instruction (src/cuda/mega_gemm.cuh).
  * Internal to src/cuda (gemm_fp8_standalone.cu, gemm_bf16_standalone.cu instantiate it). */
 #ifndef MRT_GEMM_KERNEL_CUH
 #define MRT_GEMM_KERNEL_CUH

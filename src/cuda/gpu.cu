@@ -82,9 +82,6 @@ extern "C" int mrt_gpu_watchdog_report(char *buf, size_t n) {
         else if (code == MRT_DIAG_TILE_STUCK)
             snprintf(line, sizeof line, "block %u: GEMM tile (batch %u, n0 %u, m0 %u, split %u, K blocks %u..%u) not done after %lld cycles: weights issued %d, activations issued %d, consumed %d / %d\n",
                      d[1], d[4], d[5], d[6], d[7], d[8], d[8] + d[9], (long long)MRT_SPIN_LIMIT_CYCLES, (int)d[10], (int)d[11], (int)d[12], (int)d[13]);
-        else if (code == MRT_DIAG_EVENT_WAIT)
-            snprintf(line, sizeof line, "block %u thread %u: event counter 0x%llx still %u, waiting for %u\n", d[1], d[2],
-                     ((unsigned long long)d[5] << 32) | d[4], d[7], d[6]);
         else if (code == MRT_DIAG_MEGA_WAIT)
             snprintf(line, sizeof line, "megakernel worker %u, instruction %u (task %u): event e%u still %u, waiting for %u\n",
                      d[4], d[5], d[6], d[7], d[9], d[8]);
@@ -252,9 +249,8 @@ int mrt_gemm_pick_split(int kind, int tn, const void *kernel, int units, int nkb
     return bs;
 }
 
-template <int KIND, int TN> static int mrt_stages_for(int kb_per_split, int *smem_bytes) {
+template <int KIND, int TN> static int mrt_stages_for(int kb_per_split, int cap, int *smem_bytes) {
     typedef mrt_gemm_layout<KIND, TN> L;
-    const int cap = mrt_gpu_smem_optin() - 1024; /* 1024: alignment slack of the dynamic base */
     int best = 0;
     for (int s = 1; s <= MRT_GEMM_MAX_STAGES && s <= kb_per_split; s++) {
         L lay(s, kb_per_split);
@@ -263,15 +259,15 @@ template <int KIND, int TN> static int mrt_stages_for(int kb_per_split, int *sme
     return best;
 }
 
-int mrt_gemm_pick_stages(int kind, int tn, int kb_per_split, int *smem_bytes) {
-#define MRT_STAGES_CASE(K)                                        \
-    switch (tn) {                                                 \
-    case 8: return mrt_stages_for<K, 8>(kb_per_split, smem_bytes);     \
-    case 16: return mrt_stages_for<K, 16>(kb_per_split, smem_bytes);   \
-    case 32: return mrt_stages_for<K, 32>(kb_per_split, smem_bytes);   \
-    case 64: return mrt_stages_for<K, 64>(kb_per_split, smem_bytes);   \
-    case 128: return mrt_stages_for<K, 128>(kb_per_split, smem_bytes); \
-    }                                                             \
+int mrt_gemm_pick_stages_in(int kind, int tn, int kb_per_split, int cap, int *smem_bytes) {
+#define MRT_STAGES_CASE(K)                                                 \
+    switch (tn) {                                                          \
+    case 8: return mrt_stages_for<K, 8>(kb_per_split, cap, smem_bytes);     \
+    case 16: return mrt_stages_for<K, 16>(kb_per_split, cap, smem_bytes);   \
+    case 32: return mrt_stages_for<K, 32>(kb_per_split, cap, smem_bytes);   \
+    case 64: return mrt_stages_for<K, 64>(kb_per_split, cap, smem_bytes);   \
+    case 128: return mrt_stages_for<K, 128>(kb_per_split, cap, smem_bytes); \
+    }                                                                      \
     return 0;
     if (kind == MRT_GEMM_FP8) {
         MRT_STAGES_CASE(MRT_GEMM_FP8)
@@ -281,6 +277,11 @@ int mrt_gemm_pick_stages(int kind, int tn, int kb_per_split, int *smem_bytes) {
         MRT_STAGES_CASE(MRT_GEMM_BF16_MN)
     }
 #undef MRT_STAGES_CASE
+}
+
+int mrt_gemm_pick_stages(int kind, int tn, int kb_per_split, int *smem_bytes) {
+    /* 1024: alignment slack of the dynamic base */
+    return mrt_gemm_pick_stages_in(kind, tn, kb_per_split, mrt_gpu_smem_optin() - 1024, smem_bytes);
 }
 
 /* Workspace: tickets [batches][nchunks][ntiles] u32 (padded to 256 B), then partials

@@ -23,12 +23,11 @@
 #include "stamp.cuh" /* mrt_globaltimer */
 
 /* An instruction's event waits, run by one warp (lane 0 spins, the warp leaves together):
- * ld.acquire.gpu until each counter reaches threshold * epoch, bounded (past the bound:
- * a watchdog record naming worker, instruction, task, event, expected and seen, then a
+ * ld.acquire.gpu until each counter reaches threshold * epoch (compared modulo 2^32),
+ * bounded by MRT_SPIN_LIMIT_CYCLES like every spin (past the bound: a watchdog record naming worker, instruction, task, event, expected and seen, then a
  * trap), then fence.proxy.async.global (TMA reads of the producers' data follow). GEMM tiles
  * call it from the activation loader and the store only, so weights stream meanwhile; it
  * stamps "input ready" (traced kernels) from the activation loader's warp. */
-#define MRT_MEGA_SPIN_CYCLES 20000000000LL /* ~10 s at 2 GHz: a wrong plan traps, it does not hang */
 /* Counters (events, tickets) 128 bytes apart: one L2 line each, so the CTAs polling one event
  * do not contend with the atomics on its neighbours (HOPPER_NOTES: counters sharing lines). */
 #define MRT_MEGA_CTR_STRIDE 32
@@ -48,8 +47,8 @@ struct mrt_mega_wait {
                 long long t0 = clock64();
                 for (;;) {
                     asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ctr) : "memory");
-                    if (seen >= target) break;
-                    if (clock64() - t0 > MRT_MEGA_SPIN_CYCLES)
+                    if ((int)(seen - target) >= 0) break;
+                    if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
                         mrt_diag_trap(diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, slot, w[2], w[4 + 2 * j], target, seen);
                     __nanosleep(100);
                 }

@@ -19,36 +19,25 @@ static mrt_status refuse(mrt_gpu_exec *x, const mrt_op *op, const char *what) {
     return mrt_fail(x->ctx, MRT_ERR_UNSUPPORTED, "mega: op %s (%s): %s", op->name, mrt_op_kind(op), what);
 }
 
-/* Deepest pipeline (<= 8 stages, <= the tile's K blocks) whose layout fits `smem` bytes. */
-template <int KIND, int TN> static int fit_stages(int kbs, int smem) {
-    for (int s = kbs < MRT_GEMM_MAX_STAGES ? kbs : MRT_GEMM_MAX_STAGES; s >= 1; s--)
-        if ((int)mrt_gemm_layout<KIND, TN>(s, kbs).total <= smem) return s;
-    return 0;
-}
-static int stages_for(int kind, int tn, int kbs, int smem) {
-#define MRT_FIT(K)                                            \
-    switch (tn) {                                             \
-    case 8: return fit_stages<K, 8>(kbs, smem);               \
-    case 16: return fit_stages<K, 16>(kbs, smem);             \
-    case 32: return fit_stages<K, 32>(kbs, smem);             \
-    case 64: return fit_stages<K, 64>(kbs, smem);             \
-    default: return fit_stages<K, 128>(kbs, smem);            \
-    }
-    if (kind == MRT_GEMM_FP8) MRT_FIT(MRT_GEMM_FP8)
-    if (kind == MRT_GEMM_BF16) MRT_FIT(MRT_GEMM_BF16)
-    MRT_FIT(MRT_GEMM_BF16_MN)
-#undef MRT_FIT
+/* The plan's tile of a GEMM op: rows per tile (block_m) -> wgmma N. */
+static mrt_status tile_width(mrt_gpu_exec *x, const mrt_op *op, int *tn) {
+    const int bm = x->p->cfg[op->id].block_m;
+    if (bm < 1 || bm > 128) return refuse(x, op, "M tiles of more than 128 rows (wgmma N <= 128)");
+    *tn = mrt_gemm_pick_tn(bm);
+    return MRT_OK;
 }
 
-/* The plan's tile of a GEMM op: rows per tile (block_m) -> wgmma N; K blocks per split. */
-static mrt_status gemm_tiling(mrt_gpu_exec *x, const mrt_op *op, int kblocks, int *tn, int *kbs, int *nsplit) {
-    const mrt_tile_cfg c = x->p->cfg[op->id];
-    if (c.block_m < 1 || c.block_m > 128) return refuse(x, op, "M tiles of more than 128 rows (wgmma N <= 128)");
-    *tn = mrt_gemm_pick_tn(c.block_m);
-    int split = c.split < 1 ? 1 : c.split;
-    *kbs = (kblocks + split - 1) / split;
-    *nsplit = (kblocks + *kbs - 1) / *kbs;
-    return MRT_OK;
+/* Takes a standalone plan's weight descriptor, arguments and output store into the row, with
+ * the pipeline for `kbs` K blocks a tile that fits `smem` bytes. */
+static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *plan, int kbs, int smem,
+                        mrt_mega_op *o) {
+    int bytes;
+    memcpy(&o->tw, plan->tmap_w, sizeof o->tw);
+    memcpy(&o->ga, plan->args, sizeof o->ga);
+    memcpy(&o->out, plan->epi, sizeof o->out);
+    o->ga.kb_per_split = kbs;
+    o->ga.stages = mrt_gemm_pick_stages_in(plan->kind, o->tn, kbs, smem, &bytes);
+    return o->ga.stages < 1 ? refuse(x, op, "one pipeline stage does not fit shared memory") : MRT_OK;
 }
 
 /* gemm_fp8 with its finalization. Partials: [nsplit][M][N] fp32 in x->mega.part[op]. */
@@ -56,8 +45,8 @@ static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
     const mrt_graph *g = x->g;
     const int M = (int)op_in(g, op, 0)->dims[0], K = (int)op_in(g, op, 0)->dims[1], N = (int)op_in(g, op, 2)->dims[0];
     const int epi = op->p.i[0], bn = x->p->cfg[op->id].block_n;
-    int tn = 0, kbs = 0, nsplit = 0;
-    mrt_status st = gemm_tiling(x, op, K / 128, &tn, &kbs, &nsplit);
+    int64_t kbs, nsplit = mrt_split_blocks(K / 128, x->p->cfg[op->id].split, &kbs);
+    mrt_status st = tile_width(x, op, &o->tn);
     if (st) return st;
     if (bn % 64 || (epi == MRT_EPI_QKV_A && bn % 128))
         return refuse(x, op, "N tiles must be multiples of 64 (QKV_A: 128, its q scale blocks)");
@@ -77,15 +66,10 @@ static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
     ga.out = part, ga.out_ld = N, ga.out_f32 = 1;
     mrt_gpu_gemm plan;
     if (mrt_gpu_gemm_fp8_plan(&plan, &ga, x->why, sizeof x->why) ||
-        mrt_tmap_2d(&o->tx, ga.x8, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, M, K, 128, tn, x->why, sizeof x->why))
+        mrt_tmap_2d(&o->tx, ga.x8, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, M, K, 128, o->tn, x->why, sizeof x->why))
         return refuse(x, op, x->why);
-    memcpy(&o->tw, plan.tmap_w, sizeof o->tw);
-    memcpy(&o->ga, plan.args, sizeof o->ga);
-    memcpy(&o->out, plan.epi, sizeof o->out);
-    o->ga.kb_per_split = kbs, o->ga.stages = stages_for(MRT_GEMM_FP8, tn, kbs, smem);
-    if (o->ga.stages < 1) return refuse(x, op, "one pipeline stage does not fit shared memory");
-    o->plane = (long long)M * N, o->part = part, o->reduced = s->c, o->nsplit = nsplit;
-    o->tn = tn, o->epi_kind = epi;
+    if ((st = adopt(x, op, &plan, (int)kbs, smem, o))) return st;
+    o->plane = (long long)M * N, o->part = part, o->reduced = s->c, o->nsplit = (int)nsplit, o->epi_kind = epi;
     /* the finalization: the serial executor's arguments, but Q_B's roped q_pe goes to its own
      * output (D2's tiles copy it into the query) and INDEX_Q sums the gate's split partials */
     mrt_gpu_epi e;
@@ -104,8 +88,8 @@ static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
 static mrt_status row_gemm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, mrt_mega_op *o) {
     const mrt_graph *g = x->g;
     const int M = (int)op_in(g, op, 0)->dims[0], K = (int)op_in(g, op, 0)->dims[1], N = (int)op_in(g, op, 1)->dims[0];
-    int tn = 0, kbs = 0, nsplit = 0;
-    mrt_status st = gemm_tiling(x, op, K / 128, &tn, &kbs, &nsplit);
+    int64_t kbs, nsplit = mrt_split_blocks(K / 128, x->p->cfg[op->id].split, &kbs);
+    mrt_status st = tile_width(x, op, &o->tn);
     if (st) return st;
     if (x->p->tensors[op->out[0]].partials != nsplit) return refuse(x, op, "output partials differ from the split");
     mrt_gpu_gemm_bf16_args ga;
@@ -115,15 +99,11 @@ static mrt_status row_gemm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int
     ga.out = D(op->out[0]), ga.out_ld = N, ga.out_f32 = 1;
     mrt_gpu_gemm plan;
     if (mrt_gpu_gemm_bf16_plan(&plan, &ga, x->why, sizeof x->why) ||
-        mrt_tmap_2d(&o->tx, ga.x, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, K, M, (uint64_t)K * 2, 64, tn, x->why,
+        mrt_tmap_2d(&o->tx, ga.x, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, K, M, (uint64_t)K * 2, 64, o->tn, x->why,
                     sizeof x->why))
         return refuse(x, op, x->why);
-    memcpy(&o->tw, plan.tmap_w, sizeof o->tw);
-    memcpy(&o->ga, plan.args, sizeof o->ga);
-    memcpy(&o->out, plan.epi, sizeof o->out);
-    o->ga.kb_per_split = 2 * kbs, o->ga.stages = stages_for(MRT_GEMM_BF16, tn, 2 * kbs, smem);
-    if (o->ga.stages < 1) return refuse(x, op, "one pipeline stage does not fit shared memory");
-    o->plane = (long long)M * N, o->nsplit = nsplit, o->tn = tn;
+    if ((st = adopt(x, op, &plan, 2 * (int)kbs, smem, o))) return st; /* bf16 K blocks are 64 wide */
+    o->plane = (long long)M * N, o->nsplit = (int)nsplit;
     return MRT_OK;
 }
 
@@ -132,10 +112,9 @@ static mrt_status row_bmm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
     const mrt_graph *g = x->g;
     const mrt_tensor *q = op_in(g, op, 0), *pe = op_in(g, op, 1), *w = op_in(g, op, 2);
     const int M = (int)q->dims[0], H = (int)q->dims[1], Dn = (int)q->dims[2], C = (int)w->dims[2], R = (int)pe->dims[2];
-    const mrt_tile_cfg c = x->p->cfg[op->id];
-    if (c.block_m < 1 || c.block_m > 128) return refuse(x, op, "M tiles of more than 128 rows (wgmma N <= 128)");
-    if (c.block_n % 64) return refuse(x, op, "N tiles must be multiples of 64");
-    const int tn = mrt_gemm_pick_tn(c.block_m);
+    if (x->p->cfg[op->id].block_n % 64) return refuse(x, op, "N tiles must be multiples of 64");
+    mrt_status st = tile_width(x, op, &o->tn);
+    if (st) return st;
     mrt_gpu_gemm_bf16_args ga;
     memset(&ga, 0, sizeof ga);
     ga.M = M, ga.N = C, ga.K = Dn, ga.batches = H, ga.split = 1;
@@ -143,15 +122,11 @@ static mrt_status row_bmm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
     ga.out = D(op->out[0]), ga.out_ld = (long long)H * (C + R), ga.out_batch_stride = C + R, ga.out_f32 = 0;
     mrt_gpu_gemm plan;
     if (mrt_gpu_gemm_bf16_plan(&plan, &ga, x->why, sizeof x->why) ||
-        mrt_tmap_2d(&o->tx, ga.x, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, ga.x_ld, M, (uint64_t)ga.x_ld * 2, 64, tn,
+        mrt_tmap_2d(&o->tx, ga.x, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, ga.x_ld, M, (uint64_t)ga.x_ld * 2, 64, o->tn,
                     x->why, sizeof x->why))
         return refuse(x, op, x->why);
-    memcpy(&o->tw, plan.tmap_w, sizeof o->tw);
-    memcpy(&o->ga, plan.args, sizeof o->ga);
-    memcpy(&o->out, plan.epi, sizeof o->out);
-    o->ga.kb_per_split = Dn / 64, o->ga.stages = stages_for(MRT_GEMM_BF16_MN, tn, Dn / 64, smem);
-    if (o->ga.stages < 1) return refuse(x, op, "one pipeline stage does not fit shared memory");
-    o->plane = 0, o->nsplit = 1, o->tn = tn;
+    if ((st = adopt(x, op, &plan, Dn / 64, smem, o))) return st;
+    o->plane = 0, o->nsplit = 1;
     o->q_pe = (const uint16_t *)D(op->in[1]), o->qmla = (uint16_t *)D(op->out[0]), o->heads = H, o->cols = C, o->rope = R;
     return MRT_OK;
 }

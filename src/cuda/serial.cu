@@ -41,9 +41,8 @@ void *mrt_gpu_dev(mrt_gpu_exec *x, int tensor, int copy) {
 /* The plan's split-K of a GEMM op over `kblocks` 128-wide K blocks, or 0 (the standalone
  * planner's choice) when the plan's splits are uneven. */
 static int plan_split(const mrt_gpu_exec *x, const mrt_op *op, int kblocks) {
-    int split = x->p->cfg[op->id].split < 1 ? 1 : x->p->cfg[op->id].split;
-    int kbs = (kblocks + split - 1) / split, n = (kblocks + kbs - 1) / kbs;
-    return n * kbs == kblocks ? n : 0;
+    int64_t kbs, n = mrt_split_blocks(kblocks, x->p->cfg[op->id].split, &kbs);
+    return n * kbs == kblocks ? (int)n : 0;
 }
 
 static mrt_status prepare_gemms(mrt_gpu_exec *x) {

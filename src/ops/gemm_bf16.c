@@ -37,7 +37,7 @@ static mrt_status tile(mrt_tiler *t, const mrt_graph *g, const mrt_op *op, mrt_t
     int64_t m = x->dims[0], k = x->dims[1], n = w->dims[0], kblocks = k / 128;
     if (cfg.block_m < 1 || cfg.split < 1)
         return mrt_fail(g->ctx, MRT_ERR_INVALID, "op %s: tiling block_m %d split %d", op->name, cfg.block_m, cfg.split);
-    int64_t kbs = ceil_div(kblocks, cfg.split), nsplit = ceil_div(kblocks, kbs);
+    int64_t kbs, nsplit = mrt_split_blocks(kblocks, cfg.split, &kbs);
     mrt_tiler_set_partials(t, out, (int)nsplit);
     for (int64_t m0 = 0; m0 < m; m0 += cfg.block_m) {
         int64_t m1 = min64(m, m0 + cfg.block_m);

@@ -146,7 +146,6 @@ static __device__ __forceinline__ int mrt_mbar_try(uint32_t bar, uint32_t parity
 enum {
     MRT_DIAG_EMPTY_WAIT = 1, /* a loader waited for a stage to be released: v = stage, parity, k block, role */
     MRT_DIAG_TILE_STUCK = 2, /* the watchdog: v = batch, n0, m0, split, kb0, nkb, progress[4] */
-    MRT_DIAG_EVENT_WAIT = 3, /* an event wait: v = counter address lo, hi, target, seen */
     MRT_DIAG_FULL_WAIT = 4,  /* a consumer waited for a stage / the scales: v = smem address, parity */
     MRT_DIAG_MEGA_WAIT = 5,  /* the megakernel's event wait: v = worker, slot, task, event, expected, seen */
     MRT_DIAG_MEGA_UNSUPPORTED = 6, /* the megakernel met an opcode it cannot run: v = worker, slot, task, opcode */
@@ -278,31 +277,6 @@ template <> struct mrt_wait_place<mrt_wait_griddep_entry> {
 };
 template <> struct mrt_wait_place<mrt_wait_griddep_prologue> {
     enum { value = MRT_WAIT_PLACE_PROLOGUE };
-};
-
-/* mega executor hook: one lane spins on a never-reset event counter until it reaches
- * `target` (threshold * epoch), acquire at gpu scope, then orders the async proxy (TMA)
- * after it. Called by a whole warp. Not exercised by the standalone kernels yet. */
-struct mrt_wait_event {
-    const unsigned *counter;
-    unsigned target;
-    unsigned *diag;
-    __device__ __forceinline__ void operator()(int lane) const {
-        if (lane == 0) {
-            long long t0 = clock64();
-            for (;;) {
-                unsigned v;
-                asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(counter) : "memory");
-                if ((int)(v - target) >= 0) break;
-                if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
-                    mrt_diag_trap(diag, MRT_DIAG_EVENT_WAIT, (unsigned)(uintptr_t)counter,
-                                  (unsigned)((uintptr_t)counter >> 32), target, v);
-                __nanosleep(64);
-            }
-            asm volatile("fence.proxy.async.global;" ::: "memory");
-        }
-        __syncwarp();
-    }
 };
 
 /* ---- epilogues ---------------------------------------------------------------------- */

@@ -198,7 +198,7 @@ static mrt_status tile(mrt_tiler *t, const mrt_graph *g, const mrt_op *op, mrt_t
         (e == MRT_EPI_Q_B && cfg.block_n % 2))
         return mrt_fail(g->ctx, MRT_ERR_INVALID, "op %s: block_n %d does not fit its epilogue's finalization units",
                         op->name, cfg.block_n);
-    int64_t kbs = ceil_div(kblocks, cfg.split), nsplit = ceil_div(kblocks, kbs);
+    int64_t kbs, nsplit = mrt_split_blocks(kblocks, cfg.split, &kbs);
     int part = mrt_tiler_scratch(t, "part", MRT_F32, nsplit * m, n);
     const mrt_tensor *pt = mrt_tiler_tensor(t, part);
     for (int64_t m0 = 0; m0 < m; m0 += cfg.block_m) {

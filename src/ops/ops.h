@@ -37,6 +37,14 @@ static inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
+/* How a split-K op divides its kblocks K blocks among `split` splits (split < 1 counts as 1):
+ * *kbs blocks a split, the last may hold fewer; returns the number of splits that hold any.
+ * The tilers' rule, which the GPU executors follow to sum the same partials. */
+static inline int64_t mrt_split_blocks(int64_t kblocks, int split, int64_t *kbs) {
+    *kbs = ceil_div(kblocks, split < 1 ? 1 : split);
+    return ceil_div(kblocks, *kbs);
+}
+
 /* Default split-K of a weight-streaming GEMM (docs/TILING.md): the largest divisor s of its
  * kblocks K blocks with tiles * s <= workers (one wave: every task on its own worker) and
  * tile_bytes / s >= 48 KiB (smaller tasks cost more in reduction than they save); at least 1.
