@@ -9,3 +9,27 @@ O=/tmp/megartp-logs; rm -rf "$O"; mkdir -p "$O"
 export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$O/device.txt"
 git log -1 --format=%H > "$O/commit.txt" 2>/dev/null
+
+# build_or_exit [make targets and variables]: builds (log: $O/build.log); a failure prints
+# its error lines and ends the script.
+build_or_exit() {
+    make -j16 "${@:-all}" > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
+}
+
+# build_nostamps: the same tree with the trace stamps compiled out, in build-nostamps/.
+build_nostamps() {
+    make -j16 BUILD=build-nostamps EXTRA_NVCCFLAGS=-DMRT_NO_STAMPS build-nostamps/megartp > "$O/build-nostamps.log" 2>&1 \
+        || echo "no-stamps build FAILED"
+}
+
+# stamps_ab: what the stamps cost when tracing is off: the step benchmark (serial, cmp) of
+# build/ against build-nostamps/, alternated A B A B so drift shows.
+stamps_ab() {
+    for round in 1 2; do
+        for b in build build-nostamps; do
+            timeout 100 $b/megartp bench glm5-prefix --m 16 --batch 2 --kv 8192 --modes serial,cmp \
+                > "$O/bench-$b-$round.md" 2>&1
+            echo "bench $b round $round rc=$?: $(grep -E 'step, (serial|cmp)|same-bytes' "$O/bench-$b-$round.md" | tr -s ' ' | head -3 | tr '\n' ' ')"
+        done
+    done
+}

@@ -3,7 +3,7 @@
 # Logs go to $OUT (the device tool's return folder) or /tmp/out. Every step has a timeout.
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-make -j16 all > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
+build_or_exit
 echo "build $((SECONDS - t0)) s"
 {
 for t in test_serial test_index_ops test_gemm_fp8 test_gemm_bf16; do

@@ -6,7 +6,7 @@
 # mega step. Every step has a timeout. Logs: scripts/device-common.sh.
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-make -j16 all > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
+build_or_exit
 echo "build $((SECONDS - t0)) s"
 {
 timeout 150 build/tests/gpu/test_mega_prefix > "$O/test_mega_prefix.log" 2>&1

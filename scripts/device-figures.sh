@@ -5,7 +5,7 @@
 # megakernel's shape sweep against serial and the same-bytes read. Logs: device-common.sh.
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-make -j16 all > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
+build_or_exit
 echo "build $((SECONDS - t0)) s"
 {
 for b in serial cmp mega; do

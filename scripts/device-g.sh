@@ -6,9 +6,8 @@
 # (b) on the stream executors; the quick GPU tests of the ops. Logs: scripts/device-common.sh.
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-make -j16 all > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
-make -j16 BUILD=build-nostamps EXTRA_NVCCFLAGS=-DMRT_NO_STAMPS build-nostamps/megartp > "$O/build-nostamps.log" 2>&1 \
-    || echo "no-stamps build FAILED"
+build_or_exit
+build_nostamps
 echo "builds $((SECONDS - t0)) s"
 {
 for t in test_trace_gpu test_mega; do
@@ -22,15 +21,9 @@ for b in serial cmp; do
     timeout 60 build/megartp trace glm5-prefix --backend $b --m 16 --batch 2 --kv 8192 -o "$O/trace-$b.json" \
         --html "$O/trace-$b.html" > "$O/trace-$b.txt" 2>&1; echo "trace $b rc=$?"; head -3 "$O/trace-$b.txt"
 done
-timeout 60 build/megartp trace glm5-prefix --backend mega --ops A0 --m 16 --batch 2 --kv 8192 -o "$O/trace-mega.json" \
+timeout 60 build/megartp trace glm5-prefix --backend mega --m 16 --batch 2 --kv 8192 -o "$O/trace-mega.json" \
     --html "$O/trace-mega.html" > "$O/trace-mega.txt" 2>&1; echo "trace mega rc=$?"; head -3 "$O/trace-mega.txt"
 timeout 240 build/megartp bench glm5-prefix --cumulative --m 16 --batch 2 --kv 8192 --reps 100 > "$O/cumulative.md" 2>&1
 echo "bench --cumulative rc=$?"; cat "$O/cumulative.md"
-for round in 1 2; do
-    for build in build build-nostamps; do
-        timeout 100 $build/megartp bench glm5-prefix --m 16 --batch 2 --kv 8192 --modes serial,cmp \
-            > "$O/bench-$build-$round.md" 2>&1
-        echo "bench $build round $round rc=$?: $(grep -E 'step, (serial|cmp)|same-bytes' "$O/bench-$build-$round.md" | tr -s ' ' | head -3 | tr '\n' ' ')"
-    done
-done
+stamps_ab
 } 2>&1 | tee "$O/summary.txt"

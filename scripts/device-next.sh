@@ -7,17 +7,11 @@
 #    (docs/MEGAKERNEL.md). Logs: scripts/device-common.sh.
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-make -j16 all > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E " error" "$O/build.log" | head -30; exit 1; }
-make -j16 BUILD=build-nostamps EXTRA_NVCCFLAGS=-DMRT_NO_STAMPS build-nostamps/megartp > "$O/build-nostamps.log" 2>&1 \
-    || echo "no-stamps build FAILED"
+build_or_exit
+build_nostamps
 echo "builds $((SECONDS - t0)) s"
 {
-for round in 1 2; do
-    for b in build build-nostamps; do
-        timeout 100 $b/megartp bench glm5-prefix --modes serial,cmp > "$O/bench-$b-$round.md" 2>&1
-        echo "$b round $round: $(grep -E 'step, (serial|cmp)' "$O/bench-$b-$round.md" | awk -F'|' '{printf "%s %s; ", $2, $4}')"
-    done
-done
+stamps_ab
 if command -v ncu > /dev/null; then
     timeout 300 ncu --kernel-name regex:mrt_mega_kernel --launch-skip 3 --launch-count 1 --set full \
         --import-source yes -o "$O/mega" build/megartp bench glm5-prefix --modes mega --reps 10 --copies 6 \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # compute-sanitizer racecheck and synccheck of a small megakernel step (test_mega_prefix --quick).
 . "$(dirname "$0")/device-common.sh"
-make -j16 build/tests/gpu/test_mega_prefix > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep error "$O/build.log" | head; exit 1; }
+build_or_exit build/tests/gpu/test_mega_prefix
 for tool in racecheck synccheck memcheck; do
     timeout 100 compute-sanitizer --tool $tool build/tests/gpu/test_mega_prefix --quick > "$O/$tool.log" 2>&1
     echo "$tool rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$O/$tool.log" | tail -1)"

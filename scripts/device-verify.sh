@@ -3,8 +3,7 @@
 # executors, serial against the CPU executor on one small step, a trace of the mega step.
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-make -j16 build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_serial > "$O/build.log" 2>&1 \
-    || { echo "BUILD FAILED"; grep -E " error" "$O/build.log" | head -30; exit 1; }
+build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_serial
 echo "build $((SECONDS - t0)) s"
 {
 timeout 100 build/tests/gpu/test_mega_prefix > "$O/test_mega_prefix.log" 2>&1
