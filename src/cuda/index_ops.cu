@@ -13,33 +13,37 @@
 #include "topk.cuh"
 #include "trace_gpu.h"
 
+/* Each kernel's TRACE (stamp.cuh) is its traced twin: a launcher runs it only with records,
+ * and sets the shared memory attribute of whichever instantiation it launches. */
+
 /* ---- E1: one CTA (256 threads) per tile (request, chunk of keys) ------------------------------ */
 /* NT = 4 (heads <= 32) fits 128 registers: two CTAs per SM, so one's key loads overlap the
  * other's MMAs; NT = 8 keeps 64 heads of query fragments in registers (one CTA per SM). */
-template <int MODE, int NT, int ORDER>
+template <int MODE, int NT, int ORDER, bool TRACE>
 __global__ void __launch_bounds__(MRT_IL_THREADS, NT == 4 ? 2 : 1) mrt_index_logits_kernel(mrt_index_logits_args a, mrt_cta_stamp *ts) {
     extern __shared__ __align__(16) uint8_t mrt_il_smem[];
-    mrt_stamp_start(ts);
+    mrt_stamp_start_if<TRACE>(ts);
     const int b = (int)blockIdx.x / a.nchunks, c = (int)blockIdx.x % a.nchunks;
     const int j0 = c * a.chunk, j1 = min(a.kv, j0 + a.chunk);
     mrt_index_logits_tile<MODE, NT, ORDER>(a, b, j0, j1, mrt_il_smem, (int)threadIdx.x);
-    mrt_stamp_end(ts);
+    mrt_stamp_end_if<TRACE>(ts);
 }
 
 /* ---- F1: one CTA (T threads) per row --------------------------------------------------------- */
-template <int T> __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
+template <int T, bool TRACE> __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
     extern __shared__ __align__(16) uint8_t mrt_topk_smem[];
-    mrt_stamp_start(ts);
+    mrt_stamp_start_if<TRACE>(ts);
     mrt_topk_tile<T>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topk_smem, (int)threadIdx.x);
-    mrt_stamp_end(ts);
+    mrt_stamp_end_if<TRACE>(ts);
 }
 
 /* ---- F1, cluster variant: one cluster of C CTAs (T threads each) per row -------------------- */
-template <int T, int C> __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T) mrt_topk_cluster_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
+template <int T, int C, bool TRACE>
+__global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T) mrt_topk_cluster_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
     extern __shared__ __align__(16) uint8_t mrt_topkc_smem[];
-    mrt_stamp_start(ts);
+    mrt_stamp_start_if<TRACE>(ts);
     mrt_topk_tile_cluster<T, C>(a, (int)blockIdx.x / C, mrt_topkc_smem, (int)threadIdx.x);
-    mrt_stamp_end(ts);
+    mrt_stamp_end_if<TRACE>(ts);
 }
 
 
@@ -52,12 +56,13 @@ static int launched(const char *what, char *why, size_t n) {
 template <int MODE, int NT, int ORDER = 0>
 static cudaError_t mrt_il_launch(const mrt_index_logits_args &a, int grid, cudaStream_t s) {
     const int bytes = mrt_il_layout<MODE>::SMEM_BYTES;
+    mrt_cta_stamp *ts = mrt_gpu_stamps_take(grid, "index_logits");
+    auto k = ts ? mrt_index_logits_kernel<MODE, NT, ORDER, true> : mrt_index_logits_kernel<MODE, NT, ORDER, false>;
     if (bytes > 48 * 1024) {
-        cudaError_t e = cudaFuncSetAttribute(mrt_index_logits_kernel<MODE, NT, ORDER>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+        cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
         if (e != cudaSuccess) return e;
     }
-    mrt_index_logits_kernel<MODE, NT, ORDER><<<grid, MRT_IL_THREADS, bytes, s>>>(a, mrt_gpu_stamps_take(grid, "index_logits"));
+    k<<<grid, MRT_IL_THREADS, bytes, s>>>(a, ts);
     return cudaSuccess;
 }
 
@@ -122,9 +127,11 @@ extern "C" int mrt_gpu_index_logits(const void *q8i, const float *wI, const void
 
 template <int T> static cudaError_t mrt_topk_launch(const mrt_topk_args &a, cudaStream_t s) {
     const long long bytes = mrt_topk_smem_bytes(a.cache_keys);
-    cudaError_t e = cudaFuncSetAttribute(mrt_topk_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
+    auto k = ts ? mrt_topk_kernel<T, true> : mrt_topk_kernel<T, false>;
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
     if (e != cudaSuccess) return e;
-    mrt_topk_kernel<T><<<a.M, T, (size_t)bytes, s>>>(a, mrt_gpu_stamps_take(a.M, "topk"));
+    k<<<a.M, T, (size_t)bytes, s>>>(a, ts);
     return cudaSuccess;
 }
 
@@ -132,10 +139,11 @@ template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cud
     const int slice = mrt_topkc_slice(a.kv, C);
     a.cache_keys = slice <= MRT_TOPKC_CACHE_MAX ? slice : 0;
     const long long bytes = mrt_topkc_smem_bytes(a.cache_keys);
-    cudaError_t e = cudaFuncSetAttribute(mrt_topk_cluster_kernel<T, C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)bytes);
+    mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M * C, "topk");
+    auto k = ts ? mrt_topk_cluster_kernel<T, C, true> : mrt_topk_cluster_kernel<T, C, false>;
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
     if (e != cudaSuccess) return e;
-    mrt_topk_cluster_kernel<T, C><<<a.M * C, T, (size_t)bytes, s>>>(a, mrt_gpu_stamps_take(a.M * C, "topk"));
+    k<<<a.M * C, T, (size_t)bytes, s>>>(a, ts);
     return cudaSuccess;
 }
 

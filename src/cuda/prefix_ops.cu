@@ -21,18 +21,20 @@
  * predecessor reads or writes) waits for it to complete with its memory visible, and is a
  * no-op without the attribute. launch_dependents right after lets the next kernel start its
  * own prologue: it waits for us the same way. */
-static __device__ __forceinline__ void mrt_pdl_entry(mrt_cta_stamp *ts) {
+template <bool TRACE> static __device__ __forceinline__ void mrt_pdl_entry(mrt_cta_stamp *ts) {
     asm volatile("griddepcontrol.wait;" ::: "memory");
-    if (threadIdx.x == 0) mrt_stamp_ready(ts);
+    if (threadIdx.x == 0) mrt_stamp_ready_if<TRACE>(ts);
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
+/* TRACE (stamp.cuh): the traced twin, launched only with records */
+template <bool TRACE>
 __global__ void __launch_bounds__(MRT_A0_MAX_THREADS) mrt_a0_kernel(mrt_a0_args a, mrt_cta_stamp *ts) {
     __shared__ double scratch[32];
-    mrt_stamp_start(ts);
-    mrt_pdl_entry(ts);
+    mrt_stamp_start_if<TRACE>(ts);
+    mrt_pdl_entry<TRACE>(ts);
     mrt_a0_row(a, blockIdx.x, scratch);
-    mrt_stamp_end(ts);
+    mrt_stamp_end_if<TRACE>(ts);
 }
 
 /* Launch with programmatic stream serialization when pdl is set. */
@@ -54,17 +56,20 @@ extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t
     int threads = ((H / 16) + 31) / 32 * 32; /* two 8-element chunks a thread */
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(M, "a0");
     void *args[2] = {&a, &ts};
-    cudaError_t e = launch((const void *)mrt_a0_kernel, dim3(M), dim3(threads), args, (cudaStream_t)stream, pdl);
+    const void *fn = ts ? (const void *)mrt_a0_kernel<true> : (const void *)mrt_a0_kernel<false>;
+    cudaError_t e = launch(fn, dim3(M), dim3(threads), args, (cudaStream_t)stream, pdl);
     return e ? mrt_gpu_fail(why, n, "a0: launch failed: %s", cudaGetErrorString(e)) : 0;
 }
 
-/* grid.x = row, grid.y = unit (QKV_A: q blocks, then the kv unit; Q_B, INDEX_Q: heads). */
+/* grid.x = row, grid.y = unit (QKV_A: q blocks, then the kv unit; Q_B, INDEX_Q: heads).
+ * TRACE: as mrt_a0_kernel's. */
+template <bool TRACE>
 __global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, mrt_cta_stamp *ts) {
     __shared__ double ds[32];
     __shared__ float fs[32];
     __shared__ float rowbuf[256];
-    mrt_stamp_start(ts);
-    mrt_pdl_entry(ts);
+    mrt_stamp_start_if<TRACE>(ts);
+    mrt_pdl_entry<TRACE>(ts);
     int row = blockIdx.x, u = blockIdx.y;
     const mrt_grp g = mrt_grp_cta();
     switch (epi) {
@@ -76,7 +81,7 @@ __global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, m
     case MRT_EPI_Q_B: mrt_epi_q_b(g, a, row, u, 0, a.nope + a.rope, rowbuf); break;
     case MRT_EPI_INDEX_Q: mrt_epi_index_q(g, a, row, u, fs, rowbuf); break;
     }
-    mrt_stamp_end(ts);
+    mrt_stamp_end_if<TRACE>(ts);
 }
 
 int mrt_epi_fill(const mrt_gpu_epi *e, mrt_epi_args *out, int *units, int *threads, char *why, size_t n) {
@@ -132,6 +137,7 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, cha
     int epi = e->epi;
     mrt_cta_stamp *ts = mrt_gpu_stamps_take((int)(grid.x * grid.y), "epilogue");
     void *args[3] = {&a, &epi, &ts};
-    cudaError_t ce = launch((const void *)mrt_epi_kernel, grid, dim3(threads), args, (cudaStream_t)stream, pdl);
+    const void *fn = ts ? (const void *)mrt_epi_kernel<true> : (const void *)mrt_epi_kernel<false>;
+    cudaError_t ce = launch(fn, grid, dim3(threads), args, (cudaStream_t)stream, pdl);
     return ce ? mrt_gpu_fail(why, n, "epilogue: launch failed: %s", cudaGetErrorString(ce)) : 0;
 }

@@ -1,12 +1,14 @@
 /* Device side of the stream executors' trace stamps (record layout: src/core/stamp.h).
  * Every standalone kernel calls mrt_stamp_start first, mrt_stamp_ready after its producer
- * wait (where it has one) and mrt_stamp_end last, with the record array of its launch or
- * NULL. The GEMM kernel calls them only in its traced instantiation (TRACE, gemm_kernel.cuh):
- * even never taken, the NULL-guarded stamps changed its untraced SASS. The other kernels
- * keep the NULL checks: their loops compile within a few instructions of the stamp-free
- * code, the checks add only their own guarded lines. Building with
- * -DMRT_NO_STAMPS removes them all: the baseline that scripts/device-g.sh measures the
- * untraced step against. */
+ * wait (where it has one) and mrt_stamp_end last, with the record array of its launch, and
+ * only in its traced instantiation (a `bool TRACE` template parameter: the GEMM kernel,
+ * gemm_kernel.cuh; A0, the FP8 GEMM epilogues and their PDL entry, prefix_ops.cu; E1 and
+ * F1, index_ops.cu). The *_if<TRACE> forms below compile to nothing untraced. Launchers
+ * pick <true> only when mrt_gpu_stamps_take gave records, so an untraced launch runs a
+ * kernel with no stamp code (even never taken, NULL-guarded stamps changed the GEMM's SASS;
+ * with them still in the other kernels the untraced step measured ~1 us slower than a
+ * -DMRT_NO_STAMPS build). Building with -DMRT_NO_STAMPS empties the traced ones too: the
+ * baseline that scripts/device-g.sh measures the untraced step against. */
 #ifndef MRT_STAMP_CUH
 #define MRT_STAMP_CUH
 
@@ -54,6 +56,17 @@ static __device__ __forceinline__ void mrt_stamp_end(mrt_cta_stamp *ts) {
 #else
     (void)ts;
 #endif
+}
+
+/* the stamps of a kernel's TRACE instantiation; nothing in its untraced one */
+template <bool TRACE> static __device__ __forceinline__ void mrt_stamp_start_if(mrt_cta_stamp *ts) {
+    if constexpr (TRACE) mrt_stamp_start(ts);
+}
+template <bool TRACE> static __device__ __forceinline__ void mrt_stamp_ready_if(mrt_cta_stamp *ts) {
+    if constexpr (TRACE) mrt_stamp_ready(ts);
+}
+template <bool TRACE> static __device__ __forceinline__ void mrt_stamp_end_if(mrt_cta_stamp *ts) {
+    if constexpr (TRACE) mrt_stamp_end(ts);
 }
 
 #endif
