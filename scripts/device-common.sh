@@ -33,3 +33,12 @@ stamps_ab() {
         done
     done
 }
+
+# build_both: build/ (everything) and build-nostamps/ side by side; reports the time taken.
+build_both() {
+    local t=$SECONDS
+    build_nostamps &
+    build_or_exit
+    wait
+    echo "builds $((SECONDS - t)) s"
+}

@@ -5,10 +5,7 @@
 # instruction computes ~2x its standalone tile; docs/MEGAKERNEL.md). Logs: device-common.sh.
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_nostamps &
-build_or_exit
-wait
-echo "builds $((SECONDS - t0)) s"
+build_both
 {
 timeout 100 build/tests/gpu/test_mega_prefix > "$O/test_mega_prefix.log" 2>&1
 echo "test_mega_prefix rc=$? $(tail -1 "$O/test_mega_prefix.log")"; grep -E "FAIL|differs" "$O/test_mega_prefix.log" | head -8

@@ -334,22 +334,34 @@ void mrt_trace_print(const mrt_trace *t, FILE *f) {
                 m.gap_total_us, m.gap_pct);
     fprintf(f, "  stamps: the smallest step between two of them is %.3f us (the clock's resolution is at most that)\n",
             m.tick_us);
-    fprintf(f, "  %-4s %12s %12s %12s %12s  (us from the first stamp)\n", "op", "first vis.", "last vis.", "input ready",
-            "done");
+    /* Per op: when it ran (us from the first stamp), then where one task's (CTA's) time goes,
+     * medians over its records: weights issued -> input ready (prefetch while waiting),
+     * input ready -> computed, computed -> published (a reduce group's finalization lands in
+     * its finalizer's record: the maximum shows it). */
+    fprintf(f, "  %-4s %10s %10s %10s %10s | %5s %9s %9s %9s %9s\n", "op", "first vis.", "last vis.", "input", "done",
+            "tasks", "w->in", "in->comp", "comp->pub", "max c->p");
     double t0 = INFINITY;
     for (int i = 0; i < t->n; i++) t0 = fmin(t0, t->r[i].t[MRT_PH_VISIBLE]);
-    for (int o = 0; o < p->n_ops; o++) {
-        int id = p->ops[o];
-        double fv = INFINITY, lv = -INFINITY, in = INFINITY, done = -INFINITY;
+    double *d = malloc(sizeof(double) * 3 * (size_t)(t->n + 1));
+    for (int o = 0; o < p->n_ops && d; o++) {
+        int id = p->ops[o], k = 0;
+        double fv = INFINITY, lv = -INFINITY, in = INFINITY, done = -INFINITY, pubmax = 0;
+        double *wi = d, *ic = d + t->n + 1, *cp = d + 2 * (t->n + 1);
         for (int i = 0; i < t->n; i++) {
             const double *st = t->r[i].t;
             if (t->r[i].op != id) continue;
             fv = fmin(fv, st[MRT_PH_VISIBLE]), lv = fmax(lv, st[MRT_PH_VISIBLE]);
             in = fmin(in, st[MRT_PH_INPUT]), done = fmax(done, st[MRT_PH_PUBLISHED]);
+            wi[k] = st[MRT_PH_INPUT] - st[MRT_PH_WEIGHTS], ic[k] = st[MRT_PH_COMPUTED] - st[MRT_PH_INPUT];
+            cp[k] = st[MRT_PH_PUBLISHED] - st[MRT_PH_COMPUTED], pubmax = fmax(pubmax, cp[k]), k++;
         }
-        if (done < fv) continue; /* no record of this op */
-        fprintf(f, "  %-4s %12.2f %12.2f %12.2f %12.2f\n", p->g->ops[id].name, fv - t0, lv - t0, in - t0, done - t0);
+        if (!k) continue; /* no record of this op */
+        qsort(wi, (size_t)k, sizeof(double), cmp_d), qsort(ic, (size_t)k, sizeof(double), cmp_d);
+        qsort(cp, (size_t)k, sizeof(double), cmp_d);
+        fprintf(f, "  %-4s %10.2f %10.2f %10.2f %10.2f | %5d %9.2f %9.2f %9.2f %9.2f\n", p->g->ops[id].name, fv - t0,
+                lv - t0, in - t0, done - t0, k, wi[k / 2], ic[k / 2], cp[k / 2], pubmax);
     }
+    free(d);
     int cap = p->n_tasks + t->nl + 1;
     int *path = malloc(sizeof(int) * (size_t)cap);
     if (!path) return;

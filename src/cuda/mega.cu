@@ -1,11 +1,12 @@
 /* The persistent megakernel (issue [E]; docs/MEGAKERNEL.md): one co-resident CTA per worker
  * queue (cooperative launch), 384 threads, interpreting the plan's encoded instructions in
  * queue order with the event protocol of DESIGN.md section 3:
- *   wait:    one lane spins ld.acquire.gpu on each event counter until it reaches
+ *   wait:    one lane polls each event counter (ld.relaxed.gpu) until it reaches
  *            threshold * epoch (counters are never reset: replay needs no reset launch),
  *            bounded by clock64; past the bound it records worker, slot, task, event,
  *            expected and seen in the host-mapped watchdog buffer and traps; then
- *            fence.proxy.async.global (TMA reads of producer data follow). GEMM tiles wait in
+ *            fence.acq_rel.gpu (the acquire) and fence.proxy.async.global (TMA reads of
+ *            producer data follow). GEMM tiles wait in
  *            their activation loader and store only, so their weights stream meanwhile; other
  *            ops wait before they start (thread 0, then a CTA barrier).
  *   run:     A0 rows, GEMM tiles (src/cuda/mega_gemm.cuh), E1 tiles, F1 rows: the device
@@ -74,6 +75,17 @@ static __device__ __forceinline__ void mrt_mega_a0(const mrt_mega_op &o, const u
     for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_row(o.a0, (int)row, scratch);
 }
 
+/* Copies an operand row into shared memory, all threads, 16 bytes each, from its first
+ * member after the TMA descriptors (those stay in global memory: TMA reads them there).
+ * The table does not change while a kernel runs: non-coherent loads. */
+static __device__ __forceinline__ void mrt_mega_row_copy(mrt_mega_op &dst, const mrt_mega_op &src) {
+    constexpr int skip = (int)offsetof(mrt_mega_op, ga), n = ((int)sizeof(mrt_mega_op) - skip) / 16;
+    static_assert(skip % 16 == 0 && sizeof(mrt_mega_op) % 16 == 0, "operand row copies in 16-byte pieces");
+    const uint4 *s = (const uint4 *)((const uint8_t *)&src + skip);
+    uint4 *d = (uint4 *)((uint8_t *)&dst + skip);
+    for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) d[i] = __ldg(s + i);
+}
+
 /* TN: the plan's tokens per GEMM tile (wgmma N), a template parameter so each instantiation
  * holds one width of the GEMM roles: with all five inlined, ptxas spilled 17 KB a thread
  * (3 KB stack) and the step took 249 us instead of 195 (H200, 2026-11-29, GLM-5 M=16). */
@@ -81,6 +93,7 @@ template <bool TRACE, int TN>
 __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_args a) {
     extern __shared__ uint8_t mrt_mega_smem_raw[];
     __shared__ uint32_t w[MRT_INSTR_WORDS];
+    __shared__ __align__(64) mrt_mega_op op; /* the instruction's operand row, less its TMA descriptors */
     __shared__ mrt_mega_fin_smem fin;
     __shared__ int last; /* this CTA's member completed its reduce group */
     /* GEMM layouts and TMA boxes want 1024-byte alignment (128-byte swizzle atoms) */
@@ -96,8 +109,16 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
     __syncthreads();
     const unsigned epoch = epoch_s;
     for (int slot = 0; slot < a.max_len; slot++) {
-        __syncthreads(); /* the previous instruction is done with w */
+        __syncthreads(); /* the previous instruction is done with w and op */
+        /* The instruction's words and its operand row, both into shared memory before one
+         * barrier: every thread reads words 0-1 itself (one broadcast load), so the row's
+         * copy needs no second barrier. The row leaves global memory because arguments read
+         * from there are reloaded after every store the compiler cannot prove disjoint, and
+         * each reload after an L1 invalidation is an L2 round trip (H200, 2026-11-29: ncu
+         * showed the finalizations' argument loads in dependent chains). */
+        const uint2 w01 = __ldg((const uint2 *)(q + slot * MRT_INSTR_WORDS));
         if (threadIdx.x < MRT_INSTR_WORDS) w[threadIdx.x] = q[slot * MRT_INSTR_WORDS + threadIdx.x];
+        if ((w01.x & 0xFFu) != MRT_OPC_NOOP) mrt_mega_row_copy(op, a.ops[w01.y]);
         __syncthreads();
         uint32_t opcode = w[0] & 0xFFu, nwait = (w[0] >> 16) & 0xFu, nsig = (w[0] >> 20) & 0xFu;
         if (opcode == MRT_OPC_NOOP) continue;
@@ -113,13 +134,13 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             if (threadIdx.x < 32) wait(threadIdx.x);
             __syncthreads(); /* acquire by thread 0, then the barrier: every thread reads after it */
         }
-        const mrt_mega_op &o = a.ops[w[1]];
+        const mrt_mega_op &o = op, &og = a.ops[w[1]]; /* og: the TMA descriptors (global memory) */
         const uint32_t *pl = w + 24;
         switch (opcode) {
         case MRT_OPC_ADD_RMSNORM_QUANT: mrt_mega_a0(o, pl, fin.ds[0]); break;
-        case MRT_OPC_GEMM_FP8: mrt_mega_gemm_tile<MRT_GEMM_FP8, TN>(o, pl, smem, wait, ph); break;
-        case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, pl, smem, wait, ph); break;
-        case MRT_OPC_BMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16_MN, TN>(o, pl, smem, wait, ph); break;
+        case MRT_OPC_GEMM_FP8: mrt_mega_gemm_tile<MRT_GEMM_FP8, TN>(o, og, pl, smem, wait, ph); break;
+        case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, og, pl, smem, wait, ph); break;
+        case MRT_OPC_BMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16_MN, TN>(o, og, pl, smem, wait, ph); break;
         case MRT_OPC_INDEX_LOGITS:
             if (o.il.heads <= 32) mrt_mega_il_tile<4>(o, pl, smem);
             else mrt_mega_il_tile8(o, pl, smem);

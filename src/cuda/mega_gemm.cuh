@@ -23,9 +23,13 @@
 #include "stamp.cuh" /* mrt_globaltimer */
 
 /* An instruction's event waits, run by one warp (lane 0 spins, the warp leaves together):
- * ld.acquire.gpu until each counter reaches threshold * epoch (compared modulo 2^32),
- * bounded by MRT_SPIN_LIMIT_CYCLES like every spin (past the bound: a watchdog record naming worker, instruction, task, event, expected and seen, then a
- * trap), then fence.proxy.async.global (TMA reads of the producers' data follow). GEMM tiles
+ * ld.relaxed.gpu until each counter reaches threshold * epoch (compared modulo 2^32),
+ * bounded by MRT_SPIN_LIMIT_CYCLES like every spin (past the bound: a watchdog record naming
+ * worker, instruction, task, event, expected and seen, then a trap); then one
+ * fence.acq_rel.gpu (with the relaxed reads that saw the counts, PTX's acquire pattern) and
+ * fence.proxy.async.global (TMA reads of the producers' data follow). Relaxed polls because
+ * an ld.acquire.gpu is a load plus an invalidation of the SM's whole L1 (CCTL.IVALL in the
+ * SASS): polled, it emptied the L1 under the CTA's other warps once per poll. GEMM tiles
  * call it from the activation loader and the store only, so weights stream meanwhile; it
  * stamps "input ready" (traced kernels) from the activation loader's warp. */
 /* Counters (events, tickets) 128 bytes apart: one L2 line each, so the CTAs polling one event
@@ -46,14 +50,14 @@ struct mrt_mega_wait {
                 unsigned seen;
                 long long t0 = clock64();
                 for (;;) {
-                    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ctr) : "memory");
+                    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ctr) : "memory");
                     if ((int)(seen - target) >= 0) break;
                     if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
                         mrt_diag_trap(diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, slot, w[2], w[4 + 2 * j], target, seen);
                     __nanosleep(100);
                 }
             }
-            if (nwait) asm volatile("fence.proxy.async.global;" ::: "memory");
+            if (nwait) asm volatile("fence.acq_rel.gpu;\n\tfence.proxy.async.global;" ::: "memory");
             if (ph && (threadIdx.x >> 5) <= 1) ph[MRT_PH_INPUT] = mrt_globaltimer();
         }
         __syncwarp();
@@ -79,16 +83,18 @@ static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_
     return t;
 }
 
-/* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host). */
 static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
     asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
 }
 
+/* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host); o:
+ * the operand row in shared memory, og: the same row in global memory (its TMA descriptors). */
 template <int KIND, int TN>
-static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem,
+static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const mrt_mega_op &og,
+                                                          const uint32_t *pl, uint8_t *smem,
                                                           const mrt_mega_wait &wait, unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;
-    mrt_gemm_args a = o.ga;
+    const mrt_gemm_args &a = o.ga; /* shared memory (the instruction's row), not a local copy */
     int m1, n1;
     const mrt_gemm_tile t = mrt_mega_tile_of<KIND>(o, pl, &m1, &n1);
     const uint32_t base = mrt_smem_u32(smem);
@@ -108,10 +114,10 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, 
     if (warp == 0) {
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
     } else if (warp == 1) {
-        mrt_gemm_aload<KIND, TN>(t, a, &o.tx, base, sxs, bars, pr, wait, lane);
+        mrt_gemm_aload<KIND, TN>(t, a, &og.tx, base, sxs, bars, pr, wait, lane);
     } else if (warp == 2) {
         if (ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
-        mrt_gemm_wload<KIND, TN>(t, a, &o.tw, base, sws, bars, pr, lane);
+        mrt_gemm_wload<KIND, TN>(t, a, &og.tw, base, sws, bars, pr, lane);
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
