@@ -5,6 +5,7 @@
  * as the plan's M tile, the pipeline depth that fits the megakernel's shared memory. Every
  * refusal names the op and what the megakernel cannot run. */
 #include <cuda_runtime.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec_internal.h"
@@ -37,6 +38,10 @@ static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *p
     memcpy(&o->out, plan->epi, sizeof o->out);
     o->ga.kb_per_split = kbs;
     o->ga.stages = mrt_gemm_pick_stages_in(plan->kind, o->tn, kbs, smem, &bytes);
+    /* Experiment knob (session 4): MRT_MEGA_STAGES caps the pipeline depth, so the bytes every
+     * worker has in flight (weights stream before events) can be varied. */
+    const char *cap = getenv("MRT_MEGA_STAGES");
+    if (cap && atoi(cap) >= 1 && atoi(cap) < o->ga.stages) o->ga.stages = atoi(cap);
     return o->ga.stages < 1 ? refuse(x, op, "one pipeline stage does not fit shared memory") : MRT_OK;
 }
 
