@@ -121,8 +121,15 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, 
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
+#ifdef MRT_MEGA_PROBE /* probe builds: the trace's "weights" and "input" of a GEMM tile become
+                         k-loop done and store done (they overwrite the earlier stamps) */
+        if (ph && ctid == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
+#endif
         mrt_gemm_store<KIND, TN, mrt_mega_out, mrt_mega_wait, mrt_consumer_barrier, false>(
             t, a, stg, flag, epi, wait, mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
+#ifdef MRT_MEGA_PROBE
+        if (ph && ctid == 0) ph[MRT_PH_INPUT] = mrt_globaltimer();
+#endif
         if ((ctid & 127) == 0) mrt_mbar_arrive(bars.done());
     }
     /* staging writes (generic proxy) before the next instruction's TMA into this memory */

@@ -136,6 +136,18 @@ static __device__ __forceinline__ int mrt_mbar_try(uint32_t bar, uint32_t parity
         : "memory");
     return (int)ok;
 }
+/* try_wait that lets the hardware suspend the thread until the phase completes or about
+ * `ns` nanoseconds pass (a hint): no polling traffic, and a wake-up as soon as it is done. */
+static __device__ __forceinline__ int mrt_mbar_try_suspend(uint32_t bar, uint32_t parity, uint32_t ns) {
+    uint32_t ok;
+    asm volatile(
+        "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(ok)
+        : "r"(bar), "r"(parity), "r"(ns)
+        : "memory");
+    return (int)ok;
+}
 /* Watchdog records. A device printf (a function call) anywhere in a kernel makes ptxas
  * serialize every wgmma of that kernel (C7510), so a thread whose wait runs past its bound
  * writes a record into host-mapped memory (`diag`, MRT_DIAG_SLOTS x MRT_DIAG_WORDS words; the
@@ -393,12 +405,12 @@ static __device__ __forceinline__ void mrt_gemm_controller_init(const mrt_gemm_b
 static __device__ __forceinline__ void mrt_gemm_watchdog(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                          const mrt_gemm_bars &b, const mrt_gemm_progress &pr) {
     long long t0 = clock64();
-    while (!mrt_mbar_try(b.done(), 0)) {
+    /* The suspended try_wait wakes when the tile is done (a __nanosleep(1000) between polls
+     * used to hold the CTA's end, and the megakernel's next instruction, up to ~1 us). */
+    while (!mrt_mbar_try_suspend(b.done(), 0, 20000))
         if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
             mrt_diag_trap(a.diag, MRT_DIAG_TILE_STUCK, t.batch, t.n0, t.m0, t.split, t.kb0, t.nkb, pr.get(0), pr.get(1),
                           pr.get(2), pr.get(3));
-        __nanosleep(1000);
-    }
 }
 
 /* One warp gathers sx[m, kb] for this tile's tokens and K range into sxs[kb_local][m_local];
