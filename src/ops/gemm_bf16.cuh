@@ -22,9 +22,10 @@ static __device__ __forceinline__ void mrt_gemm_bf16_compute(const mrt_gemm_tile
     float acc[TN / 2];
 #pragma unroll
     for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f;
-    for (int i = 0; i < t.nkb; i++) {
-        const int s = i % a.stages;
-        const uint32_t ph = (uint32_t)(i / a.stages) & 1u;
+    mrt_ring r = {0, a.stages, 0u};
+    for (int i = 0; i < t.nkb; i++, r.next()) {
+        const int s = r.s;
+        const uint32_t ph = r.ph;
         mrt_mbar_wait_full(b.full_w(s), ph, a.diag);
         mrt_mbar_wait_full(b.full_x(s), ph, a.diag);
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
@@ -54,9 +55,10 @@ static __device__ __forceinline__ void mrt_gemm_bf16_mn_compute(const mrt_gemm_t
     float acc0[TN / 2], acc1[TN / 2];
 #pragma unroll
     for (int r = 0; r < TN / 2; r++) acc0[r] = 0.0f, acc1[r] = 0.0f;
-    for (int i = 0; i < t.nkb; i++) {
-        const int s = i % a.stages;
-        const uint32_t ph = (uint32_t)(i / a.stages) & 1u;
+    mrt_ring r = {0, a.stages, 0u};
+    for (int i = 0; i < t.nkb; i++, r.next()) {
+        const int s = r.s;
+        const uint32_t ph = r.ph;
         mrt_mbar_wait_full(b.full_w(s), ph, a.diag);
         mrt_mbar_wait_full(b.full_x(s), ph, a.diag);
         /* boxes 2*wg and 2*wg+1: [64 K rows][64 N] each, 8 KiB; a k16 step is 16 rows */

@@ -364,6 +364,17 @@ struct mrt_gemm_bars {
     __device__ __forceinline__ uint32_t drained() const { return base + 8u * (3 * MRT_GEMM_MAX_STAGES + 3); }
 };
 
+/* A position in the stage ring: stage s and the parity of that stage's current fill, stepped
+ * without the division by the run-time stage count (i % stages, i / stages cost a ~20
+ * instruction chain per K block on the consumers' critical path). */
+struct mrt_ring {
+    int s, n;
+    uint32_t ph;
+    __device__ __forceinline__ void next() {
+        if (++s == n) s = 0, ph ^= 1u;
+    }
+};
+
 /* Pipeline progress in shared memory, written by the roles as they go and read only by the
  * watchdog: K blocks issued by wload / aload, K blocks consumed by consumer warpgroups 0 / 1.
  * Relaxed shared-memory atomics: a monitor reading while the roles write is no data race
@@ -463,9 +474,11 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
         if (lane == 0) mrt_mbar_arrive(b.scales()); /* release: orders the stores above */
     }
     if (lane == 0) {
-        for (int i = first; i < t.nkb; i++) {
-            int s = i % a.stages;
-            mrt_mbar_wait_empty(b.empty(s), ((i / a.stages) - 1) & 1, a.diag, s, t.kb0 + i, 1);
+        /* i >= first = stages here: the refill of stage s waits for its fill's previous phase */
+        mrt_ring r = {0, a.stages, 0u};
+        for (int i = first; i < t.nkb; i++, r.next()) {
+            const int s = r.s;
+            mrt_mbar_wait_empty(b.empty(s), r.ph, a.diag, s, t.kb0 + i, 1);
             mrt_mbar_arrive_tx(b.full_x(s), L::X_BYTES);
             mrt_tma_load_2d(smem + s * L::STAGE_BYTES + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full_x(s), pol);
             pr.set(1, i + 1);
@@ -518,9 +531,11 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
      * readiness is griddepcontrol.wait's job on their side.) */
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     if (lane == 0) {
-        for (int i = first; i < t.nkb; i++) {
-            int s = i % a.stages;
-            mrt_mbar_wait_empty(b.empty(s), ((i / a.stages) - 1) & 1, a.diag, s, t.kb0 + i, 2);
+        /* i >= first = stages here: the refill of stage s waits for its fill's previous phase */
+        mrt_ring r = {0, a.stages, 0u};
+        for (int i = first; i < t.nkb; i++, r.next()) {
+            const int s = r.s;
+            mrt_mbar_wait_empty(b.empty(s), r.ph, a.diag, s, t.kb0 + i, 2);
             mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + s * L::STAGE_BYTES, b.full_w(s), i, pol);
             pr.set(0, i + 1);
         }
@@ -567,10 +582,11 @@ static __device__ __forceinline__ void mrt_gemm_load_unified(const mrt_gemm_tile
     }
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); /* as wload does */
     if (lane == 0) {
-        for (int i = first; i < t.nkb; i++) {
-            const int s = i % a.stages;
+        mrt_ring r = {0, a.stages, 0u}; /* as in wload */
+        for (int i = first; i < t.nkb; i++, r.next()) {
+            const int s = r.s;
             const uint32_t st = smem + s * L::STAGE_BYTES;
-            mrt_mbar_wait_empty(b.empty(s), ((i / a.stages) - 1) & 1, a.diag, s, t.kb0 + i, 1);
+            mrt_mbar_wait_empty(b.empty(s), r.ph, a.diag, s, t.kb0 + i, 1);
             mrt_gemm_wload_issue<KIND, TN>(t, a, tw, st, b.full_w(s), i, polw);
             mrt_mbar_arrive_tx(b.full_x(s), L::X_BYTES);
             mrt_tma_load_2d(st + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full_x(s), polx);

@@ -27,9 +27,10 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
 #pragma unroll
     for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f, tile[r] = 0.0f;
     mrt_mbar_wait_full(b.scales(), 0, a.diag);
-    for (int i = 0; i < t.nkb; i++) {
-        const int s = i % a.stages;
-        const uint32_t ph = (uint32_t)(i / a.stages) & 1u;
+    mrt_ring r = {0, a.stages, 0u};
+    for (int i = 0; i < t.nkb; i++, r.next()) {
+        const int s = r.s;
+        const uint32_t ph = r.ph;
         mrt_mbar_wait_full(b.full_w(s), ph, a.diag);
         mrt_mbar_wait_full(b.full_x(s), ph, a.diag);
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
