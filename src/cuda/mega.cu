@@ -11,11 +11,13 @@
  *            ops wait before they start (thread 0, then a CTA barrier).
  *   run:     A0 rows, GEMM tiles (src/cuda/mega_gemm.cuh), E1 tiles, F1 rows: the device
  *            functions of the standalone kernels.
- *   publish: every writer done (bar.sync), then one thread adds with red.release.gpu;
- *            reduce groups take a ticket (acq_rel) and the member that completes the group
- *            (ticket == members * epoch) first runs the group's finalization (gemm_fp8: sum
- *            of the split partials in split order + the op's epilogue), then performs the
- *            group's MRT_PUB_BY_FINALIZER signals.
+ *   publish: every writer done (bar.sync), then one thread adds with red.release.gpu
+ *            (the task's own signals); reduce groups take a ticket (acq_rel). gemm_fp8
+ *            groups (and lone tiles) finalize together: every member waits until all have
+ *            their ticket, then sums and runs the op's epilogue on its share of the unit's
+ *            (row, piece) jobs, and the member completing a second ticket performs the
+ *            group's MRT_PUB_BY_FINALIZER signals; other groups: the member completing the
+ *            ticket does.
  * Not yet: two instruction slots, shared-memory pages: each instruction runs to completion
  * before the next is decoded. */
 #include <cuda_runtime.h>
@@ -32,7 +34,8 @@ typedef struct mrt_mega_args {
     const uint32_t *instr; /* [workers, max_len, 32] */
     int max_len;
     const mrt_mega_op *ops; /* [n_ops]: this launch's copy */
-    unsigned *events, *tickets;
+    unsigned *events, *tickets; /* tickets: [2][groups] (taken; done finalizing) */
+    unsigned groups;
     unsigned *launches; /* CTAs started since the last reload: CTA tickets give the step number */
     unsigned *diag;
     unsigned long long *stamps; /* TRACE: [workers][max_len][MRT_PH_COUNT] %globaltimer ns */
@@ -40,6 +43,33 @@ typedef struct mrt_mega_args {
 
 static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) {
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+static __device__ __forceinline__ unsigned mrt_atom_add_acq_rel(unsigned *p, unsigned v) {
+    unsigned t;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(t) : "l"(p), "r"(v) : "memory");
+    return t;
+}
+
+/* Second ticket of each reduce group (members done finalizing), this far after the first. */
+#define MRT_MEGA_DONE_TICKETS(a) ((size_t)(a).groups * MRT_MEGA_CTR_STRIDE)
+
+/* One thread: until every member of the group has taken its ticket (count >= target, modulo
+ * 2^32), relaxed polls bounded like every spin (past the bound: a watchdog record with the
+ * group in place of the event, as 0x80000000 | group), then the acquire. */
+static __device__ void mrt_mega_group_wait(const unsigned *ticket, unsigned target, unsigned *diag, unsigned slot,
+                                           const uint32_t *w) {
+    unsigned seen;
+    long long t0 = clock64();
+    for (;;) {
+        asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ticket) : "memory");
+        if ((int)(seen - target) >= 0) break;
+        if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
+            mrt_diag_trap(diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, slot, w[2], 0x80000000u | (w[3] & (MRT_MAX_GROUPS - 1u)),
+                          target, seen);
+        __nanosleep(64);
+    }
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
 }
 
 /* Trace stamps (TRACE = true, a separate instantiation: the untraced kernel has no trace
@@ -95,7 +125,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
     __shared__ uint32_t w[MRT_INSTR_WORDS];
     __shared__ __align__(64) mrt_mega_op op; /* the instruction's operand row, less its TMA descriptors */
     __shared__ mrt_mega_fin_smem fin;
-    __shared__ int last; /* this CTA's member completed its reduce group */
+    __shared__ int last;           /* this CTA's member completed its reduce group */
+    __shared__ unsigned fin_share; /* gemm_fp8: this member's share of the group's finalization */
     /* GEMM layouts and TMA boxes want 1024-byte alignment (128-byte swizzle atoms) */
     const uint32_t raw = mrt_smem_u32(mrt_mega_smem_raw);
     uint8_t *smem = mrt_mega_smem_raw + (((raw + 1023u) & ~1023u) - raw);
@@ -152,31 +183,43 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         __syncthreads(); /* every writer of this instruction is done */
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_COMPUTED);
         const bool grouped = w[3] != MRT_NO_GROUP;
+        const unsigned members = grouped ? (w[3] >> 20) + 1u : 1u;
+        unsigned *ticket = a.tickets + (size_t)(w[3] & (MRT_MAX_GROUPS - 1u)) * MRT_MEGA_CTR_STRIDE;
+        /* Signals of this task alone go out now; those the group's finalization owes follow it. */
+        if (threadIdx.x == 0)
+            for (uint32_t j = 0; j < nsig; j++)
+                if (!(w[14 + 3 * j] & MRT_PUB_BY_FINALIZER))
+                    mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
         /* No __threadfence (fence.sc): the barrier orders every writer before thread 0, whose
          * release (the ticket's acq_rel, the signals' red.release) is cumulative. */
-        if (threadIdx.x == 0) {
-            last = 1;
-            if (grouped) {
-                unsigned members = (w[3] >> 20) + 1u, t;
-                asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"
-                             : "=r"(t)
-                             : "l"(a.tickets + (size_t)(w[3] & (MRT_MAX_GROUPS - 1u)) * MRT_MEGA_CTR_STRIDE)
-                             : "memory");
-                last = t + 1 == members * epoch;
+        if (opcode == MRT_OPC_GEMM_FP8) {
+            /* The group's finalization, shared by its members: each takes a ticket (its share),
+             * waits until every member's partial is in, finalizes its share of the unit's
+             * (row, piece) jobs, then takes a second ticket; the member completing that one
+             * performs the group's finalizer signals. (One finalizer for the whole unit held
+             * QKV_A's kv unit on one SM for 33-39 us, H200 2026-11-29.) No deadlock: each
+             * worker's queue is in topological order, so the other members' workers only wait
+             * on earlier ops. A lone tile is a group of one. */
+            if (threadIdx.x == 0) {
+                fin_share = 0, last = 1;
+                if (grouped) {
+                    fin_share = mrt_atom_add_acq_rel(ticket, 1u) - members * (epoch - 1u);
+                    mrt_mega_group_wait(ticket, members * epoch, a.diag, (unsigned)slot, w);
+                }
             }
-        }
-        if (opcode == MRT_OPC_GEMM_FP8) { /* the group's (or the lone tile's) finalization */
             __syncthreads();
-            if (last) {
-                mrt_mega_finalize(o, pl, fin);
-                __syncthreads();
-            }
+            mrt_mega_finalize(o, pl, fin, (int)fin_share, (int)members);
+            __syncthreads();
+            if (threadIdx.x == 0 && grouped)
+                last = mrt_atom_add_acq_rel(ticket + MRT_MEGA_DONE_TICKETS(a), 1u) + 1u == members * epoch;
+        } else if (threadIdx.x == 0) {
+            last = 1;
+            if (grouped) last = mrt_atom_add_acq_rel(ticket, 1u) + 1u == members * epoch;
         }
         if (threadIdx.x == 0)
-            for (uint32_t j = 0; j < nsig; j++) {
-                bool by_fin = (w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) != 0;
-                if (!by_fin || last) mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
-            }
+            for (uint32_t j = 0; j < nsig; j++)
+                if ((w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) && last)
+                    mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_PUBLISHED);
     }
 }
@@ -242,7 +285,7 @@ static mrt_status mega_load(mrt_gpu_exec *x) {
         e = cudaMalloc(&m->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4);
         if (!e) e = cudaMalloc(&m->table, nrows * sizeof *rows);
         if (!e) e = cudaMalloc(&m->events, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE);
-        if (!e) e = cudaMalloc(&m->tickets, (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
+        if (!e) e = cudaMalloc(&m->tickets, 2 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
         if (!e) e = cudaMalloc(&m->launches, 4);
         if (!e) e = cudaMemcpy(m->table, rows, nrows * sizeof *rows, cudaMemcpyHostToDevice);
         if (e) st = mrt_gpu_cuda_fail(x, e, "mega: buffers");
@@ -266,14 +309,14 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
         /* a (re)loaded plan starts its own count of steps: thresholds scale with the epoch,
          * which holds only while every step since the counters' last reset ran this plan */
         cudaError_t e = cudaMemset(m->events, 0, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE);
-        if (!e) e = cudaMemset(m->tickets, 0, (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
+        if (!e) e = cudaMemset(m->tickets, 0, 2 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
         if (!e) e = cudaMemset(m->launches, 0, 4);
         if (!e) e = cudaMemcpy(m->instr, p->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4,
                                cudaMemcpyHostToDevice);
         if (e) return mrt_gpu_cuda_fail(x, e, "mega: upload");
     }
     mrt_mega_args a = {m->instr, p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,
-                       m->tickets, m->launches, mrt_gpu_diag(), stamps};
+                       m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps};
     void *args[1] = {&a};
     const void *fn = mega_kernel(stamps != NULL, m->tn);
     cudaError_t e = cudaLaunchCooperativeKernel(fn, dim3(p->workers), dim3(MRT_MEGA_THREADS), args, (size_t)m->smem,

@@ -161,35 +161,20 @@ struct mrt_mega_fin_smem {
     float rowbuf[MRT_MEGA_GROUPS][256];
 };
 
-/* The finalization of a gemm_fp8 reduce group (or of a lone tile), all 384 threads, after
- * every member's partial is visible: the unit's columns [u0, u1) of rows [m0, m1) summed over
- * the split planes in split order into o.reduced, then the op's epilogue per (row, piece) by
- * groups of 128 threads (Q_B: one group of 256), as src/ops/gemm_fp8.c's cpu_final does. */
-static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm) {
+/* The finalization of a gemm_fp8 reduce group (or of a lone tile), after every member's
+ * partial is visible, shared by the group's members: member `share` of `shares` takes every
+ * shares-th round of the unit's (row, piece) jobs, three at a time (one per group of 128
+ * threads: Q_B's pieces are heads, QKV_A q's 128-column scale blocks, INDEX_Q's heads, QKV_A
+ * kv and INDEX_K whole rows). A job first sums its columns over the split planes in split
+ * order (0 + p0 + p1 ..., mrt_gemm_store's order) into o.reduced, then runs the op's
+ * epilogue on them, as src/ops/gemm_fp8.c's cpu_final does. */
+static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm, int share,
+                                         int shares) {
     const mrt_epi_args &e = o.epi;
-    const int m0 = (int)pl[0], m1 = (int)pl[1], N = e.N, M = e.M;
+    const int m0 = (int)pl[0], m1 = (int)pl[1], N = e.N;
     int u0 = (int)pl[2], u1 = (int)pl[3]; /* the unit: final_unit() of src/ops/gemm_fp8.c */
     if (o.epi_kind == MRT_EPI_QKV_A && u0 >= e.q_lora) u0 = e.q_lora, u1 = N;
     if (o.epi_kind == MRT_EPI_INDEX_K) u0 = 0, u1 = N;
-    /* 1. reduce: 4 columns a thread-step, split order, from L2 (other SMs wrote them) */
-    const long long plane = (long long)M * N;
-    const int w4 = (u1 - u0) / 4, items = (m1 - m0) * w4;
-    for (int it = (int)threadIdx.x; it < items; it += MRT_MEGA_THREADS) {
-        const int m = m0 + it / w4, n = u0 + 4 * (it % w4);
-        const float *src = o.part + (long long)m * N + n;
-        float4 v = __ldcg((const float4 *)src);
-        if (o.nsplit > 1) { /* 0 + p0 + p1 + ...: mrt_gemm_store's order */
-            v = make_float4(0.f, 0.f, 0.f, 0.f);
-            for (int s = 0; s < o.nsplit; s++) {
-                float4 u = __ldcg((const float4 *)(src + s * plane));
-                v.x += u.x, v.y += u.y, v.z += u.z, v.w += u.w;
-            }
-        }
-        *(float4 *)(o.reduced + (long long)m * N + n) = v;
-    }
-    __syncthreads();
-    /* 2. the epilogue, piece by piece (QKV_A q: 128-column scale blocks; Q_B: the heads the
-     * unit overlaps, each its own column range; INDEX_Q: heads), three groups side by side */
     const int width = e.nope + e.rope;
     int pieces = 1, h0 = 0;
     if (o.epi_kind == MRT_EPI_QKV_A && u0 < e.q_lora) pieces = (u1 - u0) / 128;
@@ -197,21 +182,42 @@ static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *p
     if (o.epi_kind == MRT_EPI_INDEX_Q) h0 = u0 / e.dim, pieces = (u1 - u0) / e.dim;
     const int gi = (int)threadIdx.x / 128;
     const mrt_grp g = {(int)threadIdx.x - gi * 128, 128, 2 + gi};
-    for (int job = gi; job < (m1 - m0) * pieces; job += MRT_MEGA_GROUPS) {
+    const long long plane = (long long)e.M * N;
+    for (int job = share * MRT_MEGA_GROUPS + gi; job < (m1 - m0) * pieces; job += shares * MRT_MEGA_GROUPS) {
         const int row = m0 + job / pieces, pc = job % pieces;
+        int c0 = u0, c1 = u1; /* the job's columns: QKV_A kv, INDEX_K (whole unit) */
+        if (o.epi_kind == MRT_EPI_QKV_A && u0 < e.q_lora) c0 = u0 + 128 * pc, c1 = c0 + 128;
+        if (o.epi_kind == MRT_EPI_Q_B) c0 = max(u0, (h0 + pc) * width), c1 = min(u1, (h0 + pc + 1) * width);
+        if (o.epi_kind == MRT_EPI_INDEX_Q) c0 = (h0 + pc) * e.dim, c1 = c0 + e.dim;
+        /* 1. reduce, 4 columns a thread-step, from L2 (other SMs wrote them) */
+        for (int n = c0 + 4 * g.tid; n < c1; n += 4 * g.n) {
+            const float *src = o.part + (long long)row * N + n;
+            float4 v = __ldcg((const float4 *)src);
+            if (o.nsplit > 1) {
+                v = make_float4(0.f, 0.f, 0.f, 0.f);
+                for (int s = 0; s < o.nsplit; s++) {
+                    float4 u = __ldcg((const float4 *)(src + s * plane));
+                    v.x += u.x, v.y += u.y, v.z += u.z, v.w += u.w;
+                }
+            }
+            *(float4 *)(o.reduced + (long long)row * N + n) = v;
+        }
+        g.sync();
+        /* 2. the epilogue of (row, piece) */
         switch (o.epi_kind) {
         case MRT_EPI_QKV_A:
-            if (u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, u0 + 128 * pc, sm.ds[gi], sm.fs[gi]);
+            if (u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, c0, sm.ds[gi], sm.fs[gi]);
             else mrt_epi_qkv_a_kv(g, e, row, sm.ds[gi], sm.fs[gi]);
             break;
         case MRT_EPI_INDEX_K: mrt_epi_index_k(g, e, row, sm.ds[gi], sm.fs[gi], sm.rowbuf[gi]); break;
         case MRT_EPI_Q_B: {
-            const int h = h0 + pc, c0 = max(u0, h * width) - h * width, c1 = min(u1, (h + 1) * width) - h * width;
-            mrt_epi_q_b(g, e, row, h, c0, c1, sm.rowbuf[gi]);
+            const int h = h0 + pc;
+            mrt_epi_q_b(g, e, row, h, c0 - h * width, c1 - h * width, sm.rowbuf[gi]);
             break;
         }
         default: mrt_epi_index_q(g, e, row, h0 + pc, sm.fs[gi], sm.rowbuf[gi]); break;
         }
+        g.sync(); /* the next job's reduce writes what this epilogue may still read */
     }
 }
 
