@@ -34,7 +34,7 @@ typedef struct mrt_mega_args {
     const uint32_t *instr; /* [workers, max_len, 32] */
     int max_len;
     const mrt_mega_op *ops; /* [n_ops]: this launch's copy */
-    unsigned *events, *tickets; /* tickets: [2][groups] (taken; done finalizing) */
+    unsigned *events, *tickets; /* tickets: [3][groups] (taken; finalization jobs claimed; done) */
     unsigned groups;
     unsigned *launches; /* CTAs started since the last reload: CTA tickets give the step number */
     unsigned *diag;
@@ -45,31 +45,33 @@ static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) 
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-static __device__ __forceinline__ unsigned mrt_atom_add_acq_rel(unsigned *p, unsigned v) {
-    unsigned t;
-    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(t) : "l"(p), "r"(v) : "memory");
-    return t;
-}
+/* How long a member that is not the last of its gemm_fp8 reduce group waits for the group
+ * before leaving its finalization to the others (bounded: it never deadlocks, and a member
+ * far ahead of its group does not hold its queue). */
+#define MRT_MEGA_HELP_NS 3000
 
-/* Second ticket of each reduce group (members done finalizing), this far after the first. */
-#define MRT_MEGA_DONE_TICKETS(a) ((size_t)(a).groups * MRT_MEGA_CTR_STRIDE)
-
-/* One thread: until every member of the group has taken its ticket (count >= target, modulo
- * 2^32), relaxed polls bounded like every spin (past the bound: a watchdog record with the
- * group in place of the event, as 0x80000000 | group), then the acquire. */
-static __device__ void mrt_mega_group_wait(const unsigned *ticket, unsigned target, unsigned *diag, unsigned slot,
-                                           const uint32_t *w) {
-    unsigned seen;
-    long long t0 = clock64();
+/* One thread: true once every member of the group has taken its ticket (count >= target,
+ * modulo 2^32; relaxed polls, then the acquire), false after MRT_MEGA_HELP_NS. */
+static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned target) {
+    const unsigned long long t0 = mrt_globaltimer();
     for (;;) {
+        unsigned seen;
         asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ticket) : "memory");
         if ((int)(seen - target) >= 0) break;
-        if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
-            mrt_diag_trap(diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, slot, w[2], 0x80000000u | (w[3] & (MRT_MAX_GROUPS - 1u)),
-                          target, seen);
+        if (mrt_globaltimer() - t0 > MRT_MEGA_HELP_NS) return false;
         __nanosleep(64);
     }
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    return true;
+}
+
+/* One thread: the instruction's signals, those a reduce group's finalization owes
+ * (MRT_PUB_BY_FINALIZER) or the task's own. */
+template <class A>
+static __device__ __forceinline__ void mrt_mega_signal(const A &a, const uint32_t *w, uint32_t nsig, bool by_fin) {
+    for (uint32_t j = 0; j < nsig; j++)
+        if (((w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) != 0) == by_fin)
+            mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
 }
 
 /* Trace stamps (TRACE = true, a separate instantiation: the untraced kernel has no trace
@@ -125,8 +127,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
     __shared__ uint32_t w[MRT_INSTR_WORDS];
     __shared__ __align__(64) mrt_mega_op op; /* the instruction's operand row, less its TMA descriptors */
     __shared__ mrt_mega_fin_smem fin;
-    __shared__ int last;           /* this CTA's member completed its reduce group */
-    __shared__ unsigned fin_share; /* gemm_fp8: this member's share of the group's finalization */
+    __shared__ int last; /* gemm_fp8 groups: this CTA takes part in the group's finalization */
     /* GEMM layouts and TMA boxes want 1024-byte alignment (128-byte swizzle atoms) */
     const uint32_t raw = mrt_smem_u32(mrt_mega_smem_raw);
     uint8_t *smem = mrt_mega_smem_raw + (((raw + 1023u) & ~1023u) - raw);
@@ -184,42 +185,43 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_COMPUTED);
         const bool grouped = w[3] != MRT_NO_GROUP;
         const unsigned members = grouped ? (w[3] >> 20) + 1u : 1u;
-        unsigned *ticket = a.tickets + (size_t)(w[3] & (MRT_MAX_GROUPS - 1u)) * MRT_MEGA_CTR_STRIDE;
-        /* Signals of this task alone go out now; those the group's finalization owes follow it. */
-        if (threadIdx.x == 0)
-            for (uint32_t j = 0; j < nsig; j++)
-                if (!(w[14 + 3 * j] & MRT_PUB_BY_FINALIZER))
-                    mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
+        const size_t gid = w[3] & (MRT_MAX_GROUPS - 1u);
+        unsigned *ticket = a.tickets + gid * MRT_MEGA_CTR_STRIDE;
         /* No __threadfence (fence.sc): the barrier orders every writer before thread 0, whose
          * release (the ticket's acq_rel, the signals' red.release) is cumulative. */
-        if (opcode == MRT_OPC_GEMM_FP8) {
-            /* The group's finalization, shared by its members: each takes a ticket (its share),
-             * waits until every member's partial is in, finalizes its share of the unit's
-             * (row, piece) jobs, then takes a second ticket; the member completing that one
-             * performs the group's finalizer signals. (One finalizer for the whole unit held
-             * QKV_A's kv unit on one SM for 33-39 us, H200 2026-11-29.) No deadlock: each
-             * worker's queue is in topological order, so the other members' workers only wait
-             * on earlier ops. A lone tile is a group of one. */
+        if (opcode == MRT_OPC_GEMM_FP8 && grouped) {
+            /* The group's finalization, by whichever members are there once it is complete:
+             * the member completing the ticket always finalizes; a member that took its
+             * ticket earlier waits a bounded moment (MRT_MEGA_HELP_NS) for the group and, if
+             * it completes, helps. Jobs (row, piece) are claimed one at a time per group of
+             * 128 threads; the one completing the last job performs the group's finalizer
+             * signals. (One finalizer for the whole unit held QKV_A's kv unit on one SM for
+             * 33-39 us, H200 2026-11-29.) Waiting for the group unbounded deadlocks where two
+             * members share a worker's queue (seen under critical-path placement). */
             if (threadIdx.x == 0) {
-                fin_share = 0, last = 1;
-                if (grouped) {
-                    fin_share = mrt_atom_add_acq_rel(ticket, 1u) - members * (epoch - 1u);
-                    mrt_mega_group_wait(ticket, members * epoch, a.diag, (unsigned)slot, w);
-                }
+                const unsigned t = mrt_atom_add_acq_rel(ticket, 1u) + 1u;
+                last = t == members * epoch || mrt_mega_group_ready(ticket, members * epoch);
             }
             __syncthreads();
-            mrt_mega_finalize(o, pl, fin, (int)fin_share, (int)members);
+            if (last) {
+                const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
+                                              a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
+                const int gi = (int)threadIdx.x / 128;
+                const mrt_grp g = {(int)threadIdx.x - gi * 128, 128, 2 + gi};
+                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi) && g.tid == 0)
+                    mrt_mega_signal(a, w, nsig, true);
+            }
             __syncthreads();
-            if (threadIdx.x == 0 && grouped)
-                last = mrt_atom_add_acq_rel(ticket + MRT_MEGA_DONE_TICKETS(a), 1u) + 1u == members * epoch;
+            if (threadIdx.x == 0) mrt_mega_signal(a, w, nsig, false);
+        } else if (opcode == MRT_OPC_GEMM_FP8) { /* a lone tile finalizes its unit itself */
+            mrt_mega_finalize(o, pl, fin);
+            __syncthreads();
+            if (threadIdx.x == 0) mrt_mega_signal(a, w, nsig, false), mrt_mega_signal(a, w, nsig, true);
         } else if (threadIdx.x == 0) {
-            last = 1;
-            if (grouped) last = mrt_atom_add_acq_rel(ticket, 1u) + 1u == members * epoch;
+            const bool done = !grouped || mrt_atom_add_acq_rel(ticket, 1u) + 1u == members * epoch;
+            mrt_mega_signal(a, w, nsig, false);
+            if (done) mrt_mega_signal(a, w, nsig, true);
         }
-        if (threadIdx.x == 0)
-            for (uint32_t j = 0; j < nsig; j++)
-                if ((w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) && last)
-                    mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_PUBLISHED);
     }
 }
@@ -285,7 +287,7 @@ static mrt_status mega_load(mrt_gpu_exec *x) {
         e = cudaMalloc(&m->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4);
         if (!e) e = cudaMalloc(&m->table, nrows * sizeof *rows);
         if (!e) e = cudaMalloc(&m->events, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE);
-        if (!e) e = cudaMalloc(&m->tickets, 2 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
+        if (!e) e = cudaMalloc(&m->tickets, 3 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
         if (!e) e = cudaMalloc(&m->launches, 4);
         if (!e) e = cudaMemcpy(m->table, rows, nrows * sizeof *rows, cudaMemcpyHostToDevice);
         if (e) st = mrt_gpu_cuda_fail(x, e, "mega: buffers");
@@ -309,7 +311,7 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
         /* a (re)loaded plan starts its own count of steps: thresholds scale with the epoch,
          * which holds only while every step since the counters' last reset ran this plan */
         cudaError_t e = cudaMemset(m->events, 0, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE);
-        if (!e) e = cudaMemset(m->tickets, 0, 2 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
+        if (!e) e = cudaMemset(m->tickets, 0, 3 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
         if (!e) e = cudaMemset(m->launches, 0, 4);
         if (!e) e = cudaMemcpy(m->instr, p->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4,
                                cudaMemcpyHostToDevice);

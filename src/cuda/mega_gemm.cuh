@@ -159,66 +159,120 @@ struct mrt_mega_fin_smem {
     double ds[MRT_MEGA_GROUPS][32];
     float fs[MRT_MEGA_GROUPS][32];
     float rowbuf[MRT_MEGA_GROUPS][256];
+    int job[MRT_MEGA_GROUPS]; /* the job a group claimed */
 };
 
-/* The finalization of a gemm_fp8 reduce group (or of a lone tile), after every member's
- * partial is visible, shared by the group's members: member `share` of `shares` takes every
- * shares-th round of the unit's (row, piece) jobs, three at a time (one per group of 128
- * threads: Q_B's pieces are heads, QKV_A q's 128-column scale blocks, INDEX_Q's heads, QKV_A
- * kv and INDEX_K whole rows). A job first sums its columns over the split planes in split
- * order (0 + p0 + p1 ..., mrt_gemm_store's order) into o.reduced, then runs the op's
- * epilogue on them, as src/ops/gemm_fp8.c's cpu_final does. */
-static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm, int share,
-                                         int shares) {
+static __device__ __forceinline__ unsigned mrt_atom_add_acq_rel(unsigned *p, unsigned v) {
+    unsigned t;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(t) : "l"(p), "r"(v) : "memory");
+    return t;
+}
+
+/* A gemm_fp8 unit's finalization = jobs (row, piece): Q_B's pieces are heads, QKV_A q's
+ * 128-column scale blocks, INDEX_Q's heads; QKV_A kv and INDEX_K take whole rows. */
+struct mrt_mega_fin_unit {
+    int m0, u0, u1, pieces, h0, width, jobs;
+};
+static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const mrt_mega_op &o, const uint32_t *pl) {
     const mrt_epi_args &e = o.epi;
-    const int m0 = (int)pl[0], m1 = (int)pl[1], N = e.N;
-    int u0 = (int)pl[2], u1 = (int)pl[3]; /* the unit: final_unit() of src/ops/gemm_fp8.c */
-    if (o.epi_kind == MRT_EPI_QKV_A && u0 >= e.q_lora) u0 = e.q_lora, u1 = N;
-    if (o.epi_kind == MRT_EPI_INDEX_K) u0 = 0, u1 = N;
-    const int width = e.nope + e.rope;
-    int pieces = 1, h0 = 0;
-    if (o.epi_kind == MRT_EPI_QKV_A && u0 < e.q_lora) pieces = (u1 - u0) / 128;
-    if (o.epi_kind == MRT_EPI_Q_B) h0 = u0 / width, pieces = (u1 - 1) / width + 1 - h0;
-    if (o.epi_kind == MRT_EPI_INDEX_Q) h0 = u0 / e.dim, pieces = (u1 - u0) / e.dim;
+    mrt_mega_fin_unit u;
+    u.m0 = (int)pl[0], u.u0 = (int)pl[2], u.u1 = (int)pl[3]; /* the unit: final_unit() of src/ops/gemm_fp8.c */
+    if (o.epi_kind == MRT_EPI_QKV_A && u.u0 >= e.q_lora) u.u0 = e.q_lora, u.u1 = e.N;
+    if (o.epi_kind == MRT_EPI_INDEX_K) u.u0 = 0, u.u1 = e.N;
+    u.width = e.nope + e.rope, u.pieces = 1, u.h0 = 0;
+    if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) u.pieces = (u.u1 - u.u0) / 128;
+    if (o.epi_kind == MRT_EPI_Q_B) u.h0 = u.u0 / u.width, u.pieces = (u.u1 - 1) / u.width + 1 - u.h0;
+    if (o.epi_kind == MRT_EPI_INDEX_Q) u.h0 = u.u0 / e.dim, u.pieces = (u.u1 - u.u0) / e.dim;
+    u.jobs = ((int)pl[1] - u.m0) * u.pieces;
+    return u;
+}
+
+/* One job, by a group of 128 threads: its columns summed over the split planes in split
+ * order (0 + p0 + p1 ..., mrt_gemm_store's order) into o.reduced, then the op's epilogue on
+ * them, as src/ops/gemm_fp8.c's cpu_final does. Ends with the group's barrier. */
+static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
+                                        mrt_mega_fin_smem &sm, int gi) {
+    const mrt_epi_args &e = o.epi;
+    const int N = e.N, row = u.m0 + job / u.pieces, pc = job % u.pieces;
+    int c0 = u.u0, c1 = u.u1; /* the job's columns: QKV_A kv, INDEX_K (whole unit) */
+    if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) c0 = u.u0 + 128 * pc, c1 = c0 + 128;
+    if (o.epi_kind == MRT_EPI_Q_B) c0 = max(u.u0, (u.h0 + pc) * u.width), c1 = min(u.u1, (u.h0 + pc + 1) * u.width);
+    if (o.epi_kind == MRT_EPI_INDEX_Q) c0 = (u.h0 + pc) * e.dim, c1 = c0 + e.dim;
+    const long long plane = (long long)e.M * N;
+    for (int n = c0 + 4 * g.tid; n < c1; n += 4 * g.n) { /* 4 columns a thread-step, from L2 */
+        const float *src = o.part + (long long)row * N + n;
+        float4 v = __ldcg((const float4 *)src);
+        if (o.nsplit > 1) {
+            v = make_float4(0.f, 0.f, 0.f, 0.f);
+            for (int s = 0; s < o.nsplit; s++) {
+                float4 x = __ldcg((const float4 *)(src + s * plane));
+                v.x += x.x, v.y += x.y, v.z += x.z, v.w += x.w;
+            }
+        }
+        *(float4 *)(o.reduced + (long long)row * N + n) = v;
+    }
+    g.sync();
+    switch (o.epi_kind) {
+    case MRT_EPI_QKV_A:
+        if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, c0, sm.ds[gi], sm.fs[gi]);
+        else mrt_epi_qkv_a_kv(g, e, row, sm.ds[gi], sm.fs[gi]);
+        break;
+    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, e, row, sm.ds[gi], sm.fs[gi], sm.rowbuf[gi]); break;
+    case MRT_EPI_Q_B: {
+        const int h = u.h0 + pc;
+        mrt_epi_q_b(g, e, row, h, c0 - h * u.width, c1 - h * u.width, sm.rowbuf[gi]);
+        break;
+    }
+    default: mrt_epi_index_q(g, e, row, u.h0 + pc, sm.fs[gi], sm.rowbuf[gi]); break;
+    }
+    g.sync(); /* the group's next job writes what this epilogue may still read */
+}
+
+/* A lone tile's finalization: all of its unit's jobs, three groups of 128 threads side by
+ * side (named barriers 2-4). */
+static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm) {
+    const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
     const int gi = (int)threadIdx.x / 128;
     const mrt_grp g = {(int)threadIdx.x - gi * 128, 128, 2 + gi};
-    const long long plane = (long long)e.M * N;
-    for (int job = share * MRT_MEGA_GROUPS + gi; job < (m1 - m0) * pieces; job += shares * MRT_MEGA_GROUPS) {
-        const int row = m0 + job / pieces, pc = job % pieces;
-        int c0 = u0, c1 = u1; /* the job's columns: QKV_A kv, INDEX_K (whole unit) */
-        if (o.epi_kind == MRT_EPI_QKV_A && u0 < e.q_lora) c0 = u0 + 128 * pc, c1 = c0 + 128;
-        if (o.epi_kind == MRT_EPI_Q_B) c0 = max(u0, (h0 + pc) * width), c1 = min(u1, (h0 + pc + 1) * width);
-        if (o.epi_kind == MRT_EPI_INDEX_Q) c0 = (h0 + pc) * e.dim, c1 = c0 + e.dim;
-        /* 1. reduce, 4 columns a thread-step, from L2 (other SMs wrote them) */
-        for (int n = c0 + 4 * g.tid; n < c1; n += 4 * g.n) {
-            const float *src = o.part + (long long)row * N + n;
-            float4 v = __ldcg((const float4 *)src);
-            if (o.nsplit > 1) {
-                v = make_float4(0.f, 0.f, 0.f, 0.f);
-                for (int s = 0; s < o.nsplit; s++) {
-                    float4 u = __ldcg((const float4 *)(src + s * plane));
-                    v.x += u.x, v.y += u.y, v.z += u.z, v.w += u.w;
-                }
-            }
-            *(float4 *)(o.reduced + (long long)row * N + n) = v;
-        }
-        g.sync();
-        /* 2. the epilogue of (row, piece) */
-        switch (o.epi_kind) {
-        case MRT_EPI_QKV_A:
-            if (u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, c0, sm.ds[gi], sm.fs[gi]);
-            else mrt_epi_qkv_a_kv(g, e, row, sm.ds[gi], sm.fs[gi]);
-            break;
-        case MRT_EPI_INDEX_K: mrt_epi_index_k(g, e, row, sm.ds[gi], sm.fs[gi], sm.rowbuf[gi]); break;
-        case MRT_EPI_Q_B: {
-            const int h = h0 + pc;
-            mrt_epi_q_b(g, e, row, h, c0 - h * width, c1 - h * width, sm.rowbuf[gi]);
-            break;
-        }
-        default: mrt_epi_index_q(g, e, row, h0 + pc, sm.fs[gi], sm.rowbuf[gi]); break;
-        }
-        g.sync(); /* the next job's reduce writes what this epilogue may still read */
+    for (int job = gi; job < u.jobs; job += MRT_MEGA_GROUPS) mrt_mega_fin_job(o, u, job, g, sm, gi);
+}
+
+/* A reduce group's finalization counters: the next job to claim, packed with the step's low
+ * 16 bits (so a step starts from job 0 without a reset: jobs < 2^16), and the jobs done,
+ * epoch-scaled. */
+struct mrt_mega_fin_ctr {
+    unsigned *claim, *done;
+    unsigned epoch;
+};
+static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs) {
+    const unsigned e16 = c.epoch & 0xFFFFu;
+    unsigned old;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(old) : "l"(c.claim) : "memory");
+    for (;;) {
+        const unsigned next = (old >> 16) == e16 ? (old & 0xFFFFu) : 0u;
+        if ((int)next >= jobs) return -1;
+        const unsigned prev = atomicCAS(c.claim, old, (e16 << 16) | (next + 1u));
+        if (prev == old) return (int)next;
+        old = prev;
     }
+}
+
+/* A member's part of its group's finalization (every member's partial visible): group gi of
+ * 128 threads claims jobs until none is left. True, in the group's thread 0, for the group
+ * that completed the unit's last job (it performs the finalizer signals). */
+static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
+                                                 const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi) {
+    const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
+    bool completed = false;
+    for (;;) {
+        if (g.tid == 0) sm.job[gi] = mrt_mega_claim(c, u.jobs);
+        g.sync();
+        const int job = sm.job[gi];
+        if (job < 0) break;
+        mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
+        if (g.tid == 0) completed |= mrt_atom_add_acq_rel(c.done, 1u) + 1u == (unsigned)u.jobs * c.epoch;
+    }
+    return completed;
 }
 
 #endif
