@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 4, run 7: gemm_fp8 reduce groups finalize together (each member its share of the
+# Session 4, runs 7 and 8: gemm_fp8 reduce groups finalize together (members claim the
 # unit's jobs): mega = serial byte for byte, the watchdog test, the step of the three
 # executors, the mega trace, and compute-sanitizer on a small mega step.
 . "$(dirname "$0")/device-common.sh"
