@@ -1,6 +1,7 @@
 #!/bin/bash
 # Session 4, run 6: the GEMM k-loop without divisions (stage ring), the megakernel's GEMM tile
-# as a function of its own (noinline, default) vs inlined (-DMRT_MEGA_GEMM_INLINE): step
+# as a function of its own (noinline, default) vs inlined (-DMRT_MEGA_GEMM_INLINE, a switch of
+# commit 432f4ae, removed once measured: run this script on that commit to repeat it): step
 # figures of both, GPU tests of the GEMMs and executors, SASS local-memory counts, and the
 # megakernel under the critical-path policy.
 . "$(dirname "$0")/device-common.sh"

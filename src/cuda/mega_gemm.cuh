@@ -89,13 +89,11 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
 
 /* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host); o:
  * the operand row in shared memory, og: the same row in global memory (its TMA descriptors). */
-#ifdef MRT_MEGA_GEMM_INLINE /* experiment (session 4): the tile inlined into the kernel body */
-#define MRT_MEGA_GEMM_FN __forceinline__
-#else /* a function of its own: its registers are allocated apart from the kernel body's */
-#define MRT_MEGA_GEMM_FN __noinline__
-#endif
+/* A function of its own, not inlined: its registers are allocated apart from the kernel
+ * body's (inlined, the step took 190 us instead of 177-184: H200, 2026-11-29, despite ptxas's
+ * C7510 warning that wgmma is serialized across the call). */
 template <int KIND, int TN>
-static __device__ MRT_MEGA_GEMM_FN void mrt_mega_gemm_tile(const mrt_mega_op &o, const mrt_mega_op &og,
+static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const mrt_mega_op &og,
                                                           const uint32_t *pl, uint8_t *smem,
                                                           const mrt_mega_wait &wait, unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;
