@@ -199,15 +199,10 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
     const long long plane = (long long)e.M * N;
     for (int n = c0 + 4 * g.tid; n < c1; n += 4 * g.n) { /* 4 columns a thread-step, from L2 */
         const float *src = o.part + (long long)row * N + n;
-        float4 v = __ldcg((const float4 *)src);
-        if (o.nsplit > 1) {
-            v = make_float4(0.f, 0.f, 0.f, 0.f);
-            for (int s = 0; s < o.nsplit; s++) {
-                float4 x = __ldcg((const float4 *)(src + s * plane));
-                v.x += x.x, v.y += x.y, v.z += x.z, v.w += x.w;
-            }
-        }
-        *(float4 *)(o.reduced + (long long)row * N + n) = v;
+        float4 v[1];
+        if (o.nsplit > 1) mrt_sum_splits<1>(src, plane, o.nsplit, v);
+        else v[0] = __ldcg((const float4 *)src);
+        *(float4 *)(o.reduced + (long long)row * N + n) = v[0];
     }
     g.sync();
     switch (o.epi_kind) {

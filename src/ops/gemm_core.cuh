@@ -614,6 +614,30 @@ static __device__ __forceinline__ void mrt_gemm_stage_acc(float *stg, const floa
             for (int j = 0; j < 2; j++) stg[(8 * c + 2 * q + j) * L::PITCH + r + 8 * i] = acc[4 * c + 2 * i + j];
 }
 
+/* ---- split-K sums ------------------------------------------------------------------ */
+
+/* V float4s at src summed over `nsplit` fp32 planes `plane` floats apart, in split order
+ * 0 + p0 + p1 + ... (deterministic: the same order whoever sums), 8 splits' loads in flight
+ * at a time, from L2 (other CTAs wrote them). */
+template <int V>
+static __device__ __forceinline__ void mrt_sum_splits(const float *src, long long plane, int nsplit, float4 (&v)[V]) {
+#pragma unroll
+    for (int k = 0; k < V; k++) v[k] = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int s0 = 0; s0 < nsplit; s0 += 8) {
+        float4 u[8][V];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            if (s0 + j < nsplit)
+#pragma unroll
+                for (int k = 0; k < V; k++) u[j][k] = __ldcg((const float4 *)(src + (s0 + j) * plane) + k);
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            if (s0 + j < nsplit)
+#pragma unroll
+                for (int k = 0; k < V; k++) v[k].x += u[j][k].x, v[k].y += u[j][k].y, v[k].z += u[j][k].z, v[k].w += u[j][k].w;
+    }
+}
+
 /* ---- role: store (final values, or a split-K partial and the deterministic reduce) --- */
 
 /* Run by `nthr` threads (tid 0..nthr-1) after the staging tile is complete and visible to
@@ -665,23 +689,9 @@ static __device__ __forceinline__ void mrt_gemm_store(const mrt_gemm_tile &t, co
     for (int it = tid; it < TN * nvec; it += nthr) {
         int ml = it / nvec, nl = (it - ml * nvec) * 8, m = t.m0 + ml, n = t.n0 + nl;
         if (m >= a.M || n >= a.N) continue;
-        const float *src = p0 + (long long)m * a.N + n;
-        float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-        for (int s0 = 0; s0 < a.split; s0 += 8) { /* 8 splits' loads in flight, added in split order */
-            float4 u[8][2];
-#pragma unroll
-            for (int j = 0; j < 8; j++)
-                if (s0 + j < a.split) {
-                    const float4 *q = (const float4 *)(src + (s0 + j) * plane);
-                    u[j][0] = __ldcg(q), u[j][1] = __ldcg(q + 1);
-                }
-#pragma unroll
-            for (int j = 0; j < 8; j++)
-                if (s0 + j < a.split) {
-                    v[0] += u[j][0].x, v[1] += u[j][0].y, v[2] += u[j][0].z, v[3] += u[j][0].w;
-                    v[4] += u[j][1].x, v[5] += u[j][1].y, v[6] += u[j][1].z, v[7] += u[j][1].w;
-                }
-        }
+        float4 s[2];
+        mrt_sum_splits<2>(p0 + (long long)m * a.N + n, plane, a.split, s);
+        float v[8] = {s[0].x, s[0].y, s[0].z, s[0].w, s[1].x, s[1].y, s[1].z, s[1].w};
         epi(t, m, n, v);
     }
 }

@@ -67,6 +67,15 @@ struct mrt_epi_args {
     float *wI;
 };
 
+/* The epilogues read their row's inputs (cache slot, RoPE cos/sin, gate partials) first:
+ * those are chains of dependent global loads (pos -> block_table, pos -> rope_cs) that then
+ * overlap the reductions instead of following them (a barrier keeps the compiler from
+ * moving a load across it). The arithmetic and its order are unchanged. */
+static __device__ __forceinline__ void mrt_rope_cs_dev(const mrt_epi_args &a, int row, int rope, int i, float *c, float *s) {
+    const float *cs = a.rope_cs + (size_t)a.pos[row] * rope;
+    *c = cs[i], *s = cs[rope / 2 + i];
+}
+
 static __device__ __forceinline__ void mrt_cache_slot_dev(const mrt_epi_args &a, int row, int64_t *blk, int *off) {
     int n = a.M / a.batch, b = row / n, bpr = (a.kv + a.block_tokens - 1) / a.block_tokens, p = a.pos[row];
     *blk = a.block_table[b * bpr + p / a.block_tokens];
@@ -92,6 +101,11 @@ static __device__ void mrt_epi_qkv_a_q(const mrt_grp &g, const mrt_epi_args &a, 
 static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a, int row, double *dscratch, float *fscratch) {
     const int kvl = a.kv_lora, per = kvl / MRT_EPI_THREADS; /* kv_lora = 512: 4 each */
     const float *c = a.c + (size_t)row * a.N + a.q_lora;
+    int64_t blk;
+    int off;
+    mrt_cache_slot_dev(a, row, &blk, &off);
+    float rc = 0, rsn = 0;
+    if (g.tid < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, g.tid, &rc, &rsn);
     float v[8];
     double ss = 0;
     for (int j = 0; j < per; j++) {
@@ -99,9 +113,6 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
         ss += (double)v[j] * (double)v[j];
     }
     float rs = mrt_rms_factor(mrt_grp_sum_f64(g, ss, dscratch), kvl, a.eps);
-    int64_t blk;
-    int off;
-    mrt_cache_slot_dev(a, row, &blk, &off);
     int entry = kvl + kvl / 32 + 2 * a.rope;
     uint8_t *e = a.mla_cache + ((size_t)blk * a.block_tokens + off) * entry;
     float amax = 0;
@@ -116,10 +127,9 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
     for (int j = 0; j < per; j++) e[g.tid * per + j] = mrt_f32_to_e4m3(__fdiv_rn(v[j], s));
     if ((g.tid * per) % 128 == 0) memcpy(e + kvl + 4 * ((g.tid * per) / 128), &s, 4);
     if (g.tid < a.rope / 2) {
-        int p = a.pos[row], i = g.tid;
+        int i = g.tid;
         float x = mrt_round_bf16(c[kvl + 2 * i]), y = mrt_round_bf16(c[kvl + 2 * i + 1]);
-        const float *cs = a.rope_cs + (size_t)p * a.rope;
-        mrt_rope_pair_rn(&x, &y, cs[i], cs[a.rope / 2 + i]);
+        mrt_rope_pair_rn(&x, &y, rc, rsn);
         uint16_t hx = mrt_f32_to_bf16(x), hy = mrt_f32_to_bf16(y);
         memcpy(e + kvl + kvl / 32 + 4 * i, &hx, 2);
         memcpy(e + kvl + kvl / 32 + 4 * i + 2, &hy, 2);
@@ -132,6 +142,11 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
 static __device__ void mrt_epi_index_k(const mrt_grp &g, const mrt_epi_args &a, int row, double *dscratch, float *fscratch,
                                        float *rowbuf) {
     int i = g.tid;
+    int64_t blk;
+    int off;
+    mrt_cache_slot_dev(a, row, &blk, &off);
+    float rc = 0, rsn = 0;
+    if (i < 32) mrt_rope_cs_dev(a, row, 64, i, &rc, &rsn);
     float k = mrt_round_bf16(a.c[(size_t)row * a.N + i]);
     double mean = mrt_grp_sum_f64(g, (double)k, dscratch) / 128.0;
     double d = (double)k - mean;
@@ -141,17 +156,13 @@ static __device__ void mrt_epi_index_k(const mrt_grp &g, const mrt_epi_args &a, 
     rowbuf[i] = y;
     g.sync();
     if (i < 32) {
-        const float *cs = a.rope_cs + (size_t)a.pos[row] * 64;
         float x0 = rowbuf[2 * i], x1 = rowbuf[2 * i + 1];
-        mrt_rope_pair_rn(&x0, &x1, cs[i], cs[32 + i]);
+        mrt_rope_pair_rn(&x0, &x1, rc, rsn);
         rowbuf[2 * i] = x0, rowbuf[2 * i + 1] = x1;
     }
     g.sync();
     y = rowbuf[i];
     float ks = mrt_pow2_scale(mrt_grp_max(g, fabsf(y), fscratch));
-    int64_t blk;
-    int off;
-    mrt_cache_slot_dev(a, row, &blk, &off);
     uint8_t *base = a.idx_cache + (size_t)blk * a.block_tokens * (128 + 4);
     base[off * 128 + i] = mrt_f32_to_e4m3(__fdiv_rn(y, ks));
     if (i == 0) memcpy(base + a.block_tokens * 128 + off * 4, &ks, 4);
@@ -164,6 +175,8 @@ static __device__ void mrt_epi_index_k(const mrt_grp &g, const mrt_epi_args &a, 
 static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int row, int h, int c0, int c1,
                                    float *rowbuf) {
     int width = a.nope + a.rope, i = g.tid;
+    float rc = 0, rsn = 0;
+    if (c1 > a.nope && i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
     float r = mrt_fold_factor(a.ssq_in, row, a.K / 128, a.K, a.eps);
     for (int d = c0 + i; d < c1; d += g.n) {
         float q = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * width + d], r));
@@ -172,9 +185,8 @@ static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int 
     }
     g.sync();
     if (c1 > a.nope && i < a.rope / 2) {
-        const float *cs = a.rope_cs + (size_t)a.pos[row] * a.rope;
         float x = rowbuf[2 * i], y = rowbuf[2 * i + 1];
-        mrt_rope_pair_rn(&x, &y, cs[i], cs[a.rope / 2 + i]);
+        mrt_rope_pair_rn(&x, &y, rc, rsn);
         uint16_t *o = a.qmla + ((size_t)row * a.heads + h) * a.qmla_width + a.qmla_rope_at;
         o[2 * i] = mrt_f32_to_bf16(x), o[2 * i + 1] = mrt_f32_to_bf16(y);
     }
@@ -185,13 +197,16 @@ static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int 
  * power-of-two quantization, the gate (partials summed in order) folded into wI. */
 static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, int row, int h, float *fscratch, float *rowbuf) {
     int i = g.tid;
+    float rc = 0, rsn = 0, gs = 0;
+    if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
+    if (i == 0) /* the gate's partials, summed in order */
+        for (int s = 0; s < a.gate_partials; s++) gs = __fadd_rn(gs, a.gate[((size_t)s * a.M + row) * a.heads + h]);
     float r = mrt_fold_factor(a.ssq_in, row, a.K / 128, a.K, a.eps);
     rowbuf[i] = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * a.dim + i], r));
     g.sync();
     if (i < a.rope / 2) {
-        const float *cs = a.rope_cs + (size_t)a.pos[row] * a.rope;
         float x = rowbuf[2 * i], y = rowbuf[2 * i + 1];
-        mrt_rope_pair_rn(&x, &y, cs[i], cs[a.rope / 2 + i]);
+        mrt_rope_pair_rn(&x, &y, rc, rsn);
         rowbuf[2 * i] = x, rowbuf[2 * i + 1] = y;
     }
     g.sync();
@@ -199,8 +214,6 @@ static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, 
     float qs = mrt_pow2_scale(mrt_grp_max(g, fabsf(v), fscratch));
     a.q8i[((size_t)row * a.heads + h) * a.dim + i] = mrt_f32_to_e4m3(__fdiv_rn(v, qs));
     if (i == 0) {
-        float gs = 0;
-        for (int s = 0; s < a.gate_partials; s++) gs = __fadd_rn(gs, a.gate[((size_t)s * a.M + row) * a.heads + h]);
         float c1 = (float)(1.0 / sqrt((double)a.dim)), c2 = (float)(1.0 / sqrt((double)a.heads));
         a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), c1), c2);
     }
