@@ -82,10 +82,6 @@ extern "C" int mrt_gpu_watchdog_report(char *buf, size_t n) {
         else if (code == MRT_DIAG_TILE_STUCK)
             snprintf(line, sizeof line, "block %u: GEMM tile (batch %u, n0 %u, m0 %u, split %u, K blocks %u..%u) not done after %lld cycles: weights issued %d, activations issued %d, consumed %d / %d\n",
                      d[1], d[4], d[5], d[6], d[7], d[8], d[8] + d[9], (long long)MRT_SPIN_LIMIT_CYCLES, (int)d[10], (int)d[11], (int)d[12], (int)d[13]);
-        else if (code == MRT_DIAG_MEGA_WAIT && (d[7] & 0x80000000u))
-            snprintf(line, sizeof line, "megakernel worker %u, instruction %u (task %u): reduce group g%u has %u tickets, "
-                     "waiting for %u (its finalization waits for every member)\n", d[4], d[5], d[6], d[7] & 0x7FFFFFFFu,
-                     d[9], d[8]);
         else if (code == MRT_DIAG_MEGA_WAIT)
             snprintf(line, sizeof line, "megakernel worker %u, instruction %u (task %u): event e%u still %u, waiting for %u\n",
                      d[4], d[5], d[6], d[7], d[9], d[8]);

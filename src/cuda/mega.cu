@@ -11,13 +11,15 @@
  *            ops wait before they start (thread 0, then a CTA barrier).
  *   run:     A0 rows, GEMM tiles (src/cuda/mega_gemm.cuh), E1 tiles, F1 rows: the device
  *            functions of the standalone kernels.
- *   publish: every writer done (bar.sync), then one thread adds with red.release.gpu
- *            (the task's own signals); reduce groups take a ticket (acq_rel). gemm_fp8
- *            groups (and lone tiles) finalize together: every member waits until all have
- *            their ticket, then sums and runs the op's epilogue on its share of the unit's
- *            (row, piece) jobs, and the member completing a second ticket performs the
- *            group's MRT_PUB_BY_FINALIZER signals; other groups: the member completing the
- *            ticket does.
+ *   publish: every writer done (bar.sync), then one thread adds with red.release.gpu;
+ *            reduce groups take a ticket (acq_rel). A gemm_fp8 group's finalization (the
+ *            split sums in split order and the op's epilogue, per (row, piece) job) is done
+ *            by the members there once the group is complete: the member completing the
+ *            ticket always, earlier members if the group completes within MRT_MEGA_HELP_NS;
+ *            jobs are claimed one at a time, and whoever completes the last job performs
+ *            the group's MRT_PUB_BY_FINALIZER signals. A lone gemm_fp8 tile finalizes its
+ *            unit itself before any signal; other groups signal from the member that
+ *            completes the ticket.
  * Not yet: two instruction slots, shared-memory pages: each instruction runs to completion
  * before the next is decoded. */
 #include <cuda_runtime.h>

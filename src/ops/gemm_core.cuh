@@ -159,7 +159,7 @@ enum {
     MRT_DIAG_EMPTY_WAIT = 1, /* a loader waited for a stage to be released: v = stage, parity, k block, role */
     MRT_DIAG_TILE_STUCK = 2, /* the watchdog: v = batch, n0, m0, split, kb0, nkb, progress[4] */
     MRT_DIAG_FULL_WAIT = 4,  /* a consumer waited for a stage / the scales: v = smem address, parity */
-    MRT_DIAG_MEGA_WAIT = 5,  /* the megakernel's event wait: v = worker, slot, task, event (0x80000000 | group: a reduce group's members), expected, seen */
+    MRT_DIAG_MEGA_WAIT = 5,  /* the megakernel's event wait: v = worker, slot, task, event, expected, seen */
     MRT_DIAG_MEGA_UNSUPPORTED = 6, /* the megakernel met an opcode it cannot run: v = worker, slot, task, opcode */
 };
 static __device__ __forceinline__ void mrt_diag_trap(unsigned *diag, unsigned code, unsigned v0, unsigned v1,
