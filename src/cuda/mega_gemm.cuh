@@ -88,13 +88,15 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
 }
 
 /* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host); o:
- * the operand row in shared memory, og: the same row in global memory (its TMA descriptors). */
+ * the operand row in shared memory, tw / tx: its TMA descriptors in global memory (passed as
+ * pointers: with the global row passed by reference, the compiler's clone of this function
+ * took the whole 896-byte row by value). */
 /* A function of its own, not inlined: its registers are allocated apart from the kernel
  * body's (inlined, the step took 190 us instead of 177-184: H200, 2026-11-29, despite ptxas's
  * C7510 warning that wgmma is serialized across the call). */
 template <int KIND, int TN>
-static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const mrt_mega_op &og,
-                                                          const uint32_t *pl, uint8_t *smem,
+static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
+                                                        const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
                                                           const mrt_mega_wait &wait, unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;
     const mrt_gemm_args &a = o.ga; /* shared memory (the instruction's row), not a local copy */
@@ -117,10 +119,10 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     if (warp == 0) {
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
     } else if (warp == 1) {
-        mrt_gemm_aload<KIND, TN>(t, a, &og.tx, base, sxs, bars, pr, wait, lane);
+        mrt_gemm_aload<KIND, TN>(t, a, tx, base, sxs, bars, pr, wait, lane);
     } else if (warp == 2) {
         if (ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
-        mrt_gemm_wload<KIND, TN>(t, a, &og.tw, base, sws, bars, pr, lane);
+        mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
