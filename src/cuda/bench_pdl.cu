@@ -267,8 +267,7 @@ static int pdl_measure(const pdl_env &e, pdl_cbufs &b, const pdl_consumer &c, in
     for (int v = 0; v < PDL_NV; v++) {
         const void *k = pdl_kernel(v, p0.tn);
         if (p0.cluster > 8) cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-        if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, p0.smem_bytes) != cudaSuccess)
-            return pdl_err(out, "cudaFuncSetAttribute");
+        if (mrt_gpu_raise_smem(k, p0.smem_bytes) != cudaSuccess) return pdl_err(out, "cudaFuncSetAttribute");
     }
     snprintf(plan_desc, pdn, "tn %d, split %d%s, %d stages, %d CTAs; %d weight copies", p0.tn, p0.split,
              p0.split == 1 ? "" : p0.cluster > 1 ? " (cluster)" : " (global)", p0.stages, p0.grid, b.copies);

@@ -23,6 +23,11 @@ int mrt_tmap_2d(void *tmap, const void *base, CUtensorMapDataType dt, int elem_b
  * memory is unavailable, then a stuck kernel traps without a record). */
 unsigned *mrt_gpu_diag(void);
 
+/* Raises a kernel's dynamic shared memory attribute to at least `bytes`, never lowers it: an
+ * earlier plan's launches, captured in a graph, keep their shared memory (lowering it made
+ * them fail with "invalid argument", H200 2026-11-29). Every launcher sets it this way. */
+cudaError_t mrt_gpu_raise_smem(const void *kernel, int bytes);
+
 /* Lets both kernel variants of a planned GEMM use its shared memory (and clusters above 8
  * CTAs); returns 0 or -1 with a message naming `what`. */
 int mrt_gemm_allow(const mrt_gpu_gemm *g, const char *what, char *why, size_t n);

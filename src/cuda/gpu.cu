@@ -172,7 +172,7 @@ int mrt_gemm_pick_tn(int M) {
  * which every GEMM plan of that variant shares: only ever raise it. (Setting it exactly let
  * a later plan, or the cluster-capacity probe, lower it under an earlier plan, whose launch
  * then failed with "invalid argument": the cumulative benchmark's B0 after B1.) */
-static cudaError_t raise_smem(const void *kernel, int bytes) {
+cudaError_t mrt_gpu_raise_smem(const void *kernel, int bytes) {
     cudaFuncAttributes fa;
     cudaError_t e = cudaFuncGetAttributes(&fa, kernel);
     if (e == cudaSuccess && fa.maxDynamicSharedSizeBytes < bytes)
@@ -191,7 +191,7 @@ int mrt_gemm_cluster_capacity(const void *kernel, int size, int smem) {
     int cap = 0;
     if (size >= 2 && size <= 16 &&
         cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) == cudaSuccess &&
-        raise_smem(kernel, smem) == cudaSuccess) {
+        mrt_gpu_raise_smem(kernel, smem) == cudaSuccess) {
         cudaLaunchConfig_t cfg = {};
         cudaLaunchAttribute attr;
         attr.id = cudaLaunchAttributeClusterDimension;
@@ -347,7 +347,7 @@ int mrt_gemm_allow(const mrt_gpu_gemm *g, const char *what, char *why, size_t n)
     for (int i = 0; i < 4; i++) {
         if (i >= 2 && !k[i]) continue; /* a kernel without a twin */
         if (g->cluster > 8) cudaFuncSetAttribute(k[i], cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
-        cudaError_t e = raise_smem(k[i], g->smem_bytes);
+        cudaError_t e = mrt_gpu_raise_smem(k[i], g->smem_bytes);
         if (e != cudaSuccess)
             return mrt_gpu_fail(why, n, "%s: cannot allow %d bytes of shared memory: %s", what, g->smem_bytes,
                                 cudaGetErrorString(e));

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "gemm_host.h" /* mrt_gpu_fail */
+#include "gemm_host.h" /* mrt_gpu_fail, mrt_gpu_raise_smem */
 #include "index_logits.cuh"
 #include "index_ops.h"
 #include "stamp.cuh"
@@ -14,7 +14,7 @@
 #include "trace_gpu.h"
 
 /* Each kernel's TRACE (stamp.cuh) is its traced twin: a launcher runs it only with records,
- * and sets the shared memory attribute of whichever instantiation it launches. */
+ * and raises the shared memory attribute of whichever instantiation it launches. */
 
 /* ---- E1: one CTA (256 threads) per tile (request, chunk of keys) ------------------------------ */
 /* NT = 4 (heads <= 32) fits 128 registers: two CTAs per SM, so one's key loads overlap the
@@ -59,7 +59,7 @@ static cudaError_t mrt_il_launch(const mrt_index_logits_args &a, int grid, cudaS
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(grid, "index_logits");
     auto k = ts ? mrt_index_logits_kernel<MODE, NT, ORDER, true> : mrt_index_logits_kernel<MODE, NT, ORDER, false>;
     if (bytes > 48 * 1024) {
-        cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+        cudaError_t e = mrt_gpu_raise_smem((const void *)k, bytes);
         if (e != cudaSuccess) return e;
     }
     k<<<grid, MRT_IL_THREADS, bytes, s>>>(a, ts);
@@ -129,7 +129,7 @@ template <int T> static cudaError_t mrt_topk_launch(const mrt_topk_args &a, cuda
     const long long bytes = mrt_topk_smem_bytes(a.cache_keys);
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
     auto k = ts ? mrt_topk_kernel<T, true> : mrt_topk_kernel<T, false>;
-    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    cudaError_t e = mrt_gpu_raise_smem((const void *)k, (int)bytes);
     if (e != cudaSuccess) return e;
     k<<<a.M, T, (size_t)bytes, s>>>(a, ts);
     return cudaSuccess;
@@ -141,7 +141,7 @@ template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cud
     const long long bytes = mrt_topkc_smem_bytes(a.cache_keys);
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M * C, "topk");
     auto k = ts ? mrt_topk_cluster_kernel<T, C, true> : mrt_topk_cluster_kernel<T, C, false>;
-    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    cudaError_t e = mrt_gpu_raise_smem((const void *)k, (int)bytes);
     if (e != cudaSuccess) return e;
     k<<<a.M * C, T, (size_t)bytes, s>>>(a, ts);
     return cudaSuccess;
