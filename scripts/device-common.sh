@@ -16,11 +16,14 @@ build_or_exit() {
     make -j16 "${@:-all}" > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
 }
 
-# build_nostamps: the same tree with the trace stamps compiled out, in build-nostamps/.
-build_nostamps() {
-    make -j16 BUILD=build-nostamps EXTRA_NVCCFLAGS=-DMRT_NO_STAMPS build-nostamps/megartp > "$O/build-nostamps.log" 2>&1 \
-        || echo "no-stamps build FAILED"
+# build_variant NAME FLAGS TARGET: the same tree built with EXTRA_NVCCFLAGS=FLAGS into
+# build-NAME/ (TARGET under it; log: $O/build-NAME.log); a failure is reported, not fatal.
+build_variant() {
+    make -j16 BUILD=build-$1 EXTRA_NVCCFLAGS="$2" build-$1/$3 > "$O/build-$1.log" 2>&1 || echo "$1 build FAILED"
 }
+
+# build_nostamps: the same tree with the trace stamps compiled out, in build-nostamps/.
+build_nostamps() { build_variant nostamps -DMRT_NO_STAMPS megartp; }
 
 # stamps_ab: what the stamps cost when tracing is off: the step benchmark (serial, cmp) of
 # build/ against build-nostamps/, alternated A B A B so drift shows.

@@ -11,8 +11,7 @@ for t in test_serial test_index_ops test_gemm_fp8 test_gemm_bf16; do
     timeout 200 build/tests/gpu/$t $args > "$O/$t.log" 2>&1; echo "$t rc=$? $(tail -1 "$O/$t.log")"
 done
 # sanitizers slow kernels 100x+: a build whose watchdogs wait 100x longer (still bounded)
-make -j16 BUILD=build-san EXTRA_NVCCFLAGS=-DMRT_SPIN_LIMIT_CYCLES=2000000000000LL build-san/tests/gpu/test_serial \
-    > "$O/build-san.log" 2>&1 || echo "sanitizer build FAILED"
+build_variant san -DMRT_SPIN_LIMIT_CYCLES=2000000000000LL tests/gpu/test_serial
 timeout 120 compute-sanitizer --tool memcheck build-san/tests/gpu/test_serial --quick > "$O/sanitize.log" 2>&1
 echo "memcheck serial+cmp rc=$? $(grep -E 'ERROR SUMMARY' "$O/sanitize.log" | tail -1)"
 timeout 200 compute-sanitizer --tool racecheck build-san/tests/gpu/test_serial --quick >> "$O/sanitize.log" 2>&1

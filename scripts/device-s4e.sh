@@ -5,7 +5,7 @@
 # wakes on the tile's end (step figures).
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-make -j16 BUILD=build-probe EXTRA_NVCCFLAGS=-DMRT_MEGA_PROBE build-probe/megartp > "$O/build-probe.log" 2>&1 &
+build_variant probe -DMRT_MEGA_PROBE megartp &
 build_or_exit
 wait
 echo "builds $((SECONDS - t0)) s"

@@ -6,7 +6,7 @@
 # megakernel under the critical-path policy.
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-make -j16 BUILD=build-inl EXTRA_NVCCFLAGS=-DMRT_MEGA_GEMM_INLINE build-inl/megartp > "$O/build-inl.log" 2>&1 &
+build_variant inl -DMRT_MEGA_GEMM_INLINE megartp &
 build_or_exit
 wait
 echo "builds $((SECONDS - t0)) s"
