@@ -29,10 +29,6 @@ mrt_status mrt_gpu_cuda_fail(mrt_gpu_exec *x, int e, const char *what) {
     return mrt_fail(x->ctx, MRT_ERR_INVALID, "%s: %s", what, cudaGetErrorString((cudaError_t)e));
 }
 
-static mrt_status cuda_fail(mrt_gpu_exec *x, cudaError_t e, const char *what) {
-    return mrt_fail(x->ctx, MRT_ERR_INVALID, "%s: %s", what, cudaGetErrorString(e));
-}
-
 void *mrt_gpu_dev(mrt_gpu_exec *x, int tensor, int copy) {
     return x->dev[tensor][rotates(&x->g->tensors[tensor]) ? copy : 0];
 }
@@ -57,7 +53,7 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
             size_t ws = mrt_gpu_gemm_workspace_bytes(0, M, N, K, 1, plan_split(x, op, K / 128));
             if (!e && ws) e = cudaMalloc(&s->ws, ws);
             if (!e && ws) e = cudaMemset(s->ws, 0, ws); /* tickets start at zero; runs leave them so */
-            if (e) return cuda_fail(x, e, "serial: GEMM buffers");
+            if (e) return mrt_gpu_cuda_fail(x, e, "serial: GEMM buffers");
             for (int c = 0; c < x->copies; c++) {
                 mrt_gpu_gemm_fp8_args ga;
                 memset(&ga, 0, sizeof ga);
@@ -78,7 +74,7 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
             size_t ws = mrt_gpu_gemm_workspace_bytes(bmm ? 2 : 1, M, N, K, batches, split);
             cudaError_t e = ws ? cudaMalloc(&s->ws, ws) : cudaSuccess;
             if (!e && ws) e = cudaMemset(s->ws, 0, ws);
-            if (e) return cuda_fail(x, e, "serial: GEMM workspace");
+            if (e) return mrt_gpu_cuda_fail(x, e, "serial: GEMM workspace");
             for (int c = 0; c < x->copies; c++) {
                 mrt_gpu_gemm_bf16_args ga;
                 memset(&ga, 0, sizeof ga);
@@ -111,7 +107,7 @@ mrt_status mrt_gpu_exec_new(mrt_plan *p, int copies, mrt_gpu_exec **out) {
     cudaError_t e = cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking);
     for (int i = 0; i < MRT_CMP_STREAMS && !e; i++) e = cudaStreamCreateWithFlags(&x->side[i], cudaStreamNonBlocking);
     for (int i = 0; i < MRT_CMP_EVENTS && !e; i++) e = cudaEventCreateWithFlags(&x->ev[i], cudaEventDisableTiming);
-    if (e) st = cuda_fail(x, e, "gpu executor: streams and events");
+    if (e) st = mrt_gpu_cuda_fail(x, e, "gpu executor: streams and events");
     for (int t = 0; t < x->g->n_tensors && !st; t++) {
         const mrt_tensor *tt = &x->g->tensors[t];
         x->bytes[t] = mrt_tensor_bytes(tt);
@@ -119,8 +115,8 @@ mrt_status mrt_gpu_exec_new(mrt_plan *p, int copies, mrt_gpu_exec **out) {
          * all, the stream executors reduce into the first */
         size_t all = x->bytes[t] * (size_t)(p->tensors[t].partials > 1 ? p->tensors[t].partials : 1);
         for (int c = 0; c < (rotates(tt) ? copies : 1) && !st; c++)
-            if ((e = cudaMalloc(&x->dev[t][c], all))) st = cuda_fail(x, e, tt->name);
-            else if ((e = cudaMemset(x->dev[t][c], 0xFF, all))) st = cuda_fail(x, e, tt->name);
+            if ((e = cudaMalloc(&x->dev[t][c], all))) st = mrt_gpu_cuda_fail(x, e, tt->name);
+            else if ((e = cudaMemset(x->dev[t][c], 0xFF, all))) st = mrt_gpu_cuda_fail(x, e, tt->name);
     }
     if (!st) st = prepare_gemms(x);
     if (st) {
@@ -167,14 +163,14 @@ mrt_status mrt_gpu_upload(mrt_gpu_exec *x, int tensor, int copy, const void *hos
     mrt_status st = check_tensor(x, tensor, copy);
     if (st) return st;
     cudaError_t e = cudaMemcpy(x->dev[tensor][copy], host, x->bytes[tensor], cudaMemcpyHostToDevice);
-    return e ? cuda_fail(x, e, x->g->tensors[tensor].name) : MRT_OK;
+    return e ? mrt_gpu_cuda_fail(x, e, x->g->tensors[tensor].name) : MRT_OK;
 }
 
 mrt_status mrt_gpu_download(mrt_gpu_exec *x, int tensor, int copy, void *host) {
     mrt_status st = check_tensor(x, tensor, copy);
     if (st) return st;
     cudaError_t e = cudaMemcpy(host, x->dev[tensor][copy], x->bytes[tensor], cudaMemcpyDeviceToHost);
-    return e ? cuda_fail(x, e, x->g->tensors[tensor].name) : MRT_OK;
+    return e ? mrt_gpu_cuda_fail(x, e, x->g->tensors[tensor].name) : MRT_OK;
 }
 
 mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor) {
@@ -184,7 +180,7 @@ mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor) {
     const int planes = x->p->tensors[tensor].partials > 1 ? x->p->tensors[tensor].partials : 1;
     for (int c = 0; c < n; c++) {
         cudaError_t e = cudaMemset(x->dev[tensor][c], 0xFF, x->bytes[tensor] * planes);
-        if (e) return cuda_fail(x, e, x->g->tensors[tensor].name);
+        if (e) return mrt_gpu_cuda_fail(x, e, x->g->tensors[tensor].name);
     }
     for (int o = 0; o < MRT_MAX_OPS; o++)
         if (x->op[o].c) cudaMemset(x->op[o].c, 0xFF, (size_t)op_in(x->g, &x->g->ops[o], 0)->dims[0] *
@@ -264,17 +260,17 @@ mrt_status mrt_gpu_graph_step(mrt_gpu_exec *x, int copy, const char *what, mrt_s
     if (!*cache) {
         cudaGraph_t gr;
         cudaError_t e = cudaStreamBeginCapture(x->stream, cudaStreamCaptureModeThreadLocal);
-        if (e) return cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: begin capture", what), msg));
+        if (e) return mrt_gpu_cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: begin capture", what), msg));
         mrt_status st = issue(x, copy);
         e = cudaStreamEndCapture(x->stream, &gr);
         if (st) return st;
-        if (e) return cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: end capture", what), msg));
+        if (e) return mrt_gpu_cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: end capture", what), msg));
         e = cudaGraphInstantiate(cache, gr, 0);
         cudaGraphDestroy(gr);
-        if (e) return cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: instantiate", what), msg));
+        if (e) return mrt_gpu_cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: instantiate", what), msg));
     }
     cudaError_t e = cudaGraphLaunch(*cache, x->stream);
-    return e ? cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: graph launch", what), msg)) : MRT_OK;
+    return e ? mrt_gpu_cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: graph launch", what), msg)) : MRT_OK;
 }
 
 mrt_status mrt_gpu_serial_step(mrt_gpu_exec *x, int copy, int graph) {
