@@ -73,7 +73,7 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
  * mrt_mega_op) for `smem` bytes of shared memory a CTA; refuses ops it cannot run. */
 mrt_status mrt_gpu_mega_table(mrt_gpu_exec *x, int smem, void *rows_host);
 /* Launches the step `issue` enqueues for `copy` as a CUDA graph, captured into *cache on
- * first use. */
+ * first use; refuses a copy out of range. */
 mrt_status mrt_gpu_graph_step(mrt_gpu_exec *x, int copy, const char *what, mrt_status (*issue)(mrt_gpu_exec *, int),
                               cudaGraphExec_t *cache);
 
