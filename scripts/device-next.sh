@@ -3,7 +3,8 @@
 # 64c8017 (the last verified) are compile-checked only: the epilogues read their row's inputs
 # (cache slot, RoPE cos/sin, gate partials) before their reductions, and the split-K sums of
 # the standalone store and the megakernel's finalization jobs share mrt_sum_splits (8 splits'
-# loads in flight); the megakernel's GEMM tile takes its TMA descriptors as pointers. This
+# loads in flight); the megakernel's GEMM tile takes its TMA descriptors as pointers; the E1 /
+# top-k launchers and the PDL bench raise shared memory attributes (mrt_gpu_raise_smem). This
 # run re-verifies every GPU test those touch (byte equality with serial and the CPU
 # executor), then the step of the three executors, the mega trace, memcheck.
 . "$(dirname "$0")/device-common.sh"
