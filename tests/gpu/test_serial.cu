@@ -116,8 +116,14 @@ int main(int argc, char **argv) {
         return 0;
     }
     ctx = mrt_context_new();
-    if (argc > 1 && !strcmp(argv[1], "--quick")) { /* one small step, for compute-sanitizer */
+    if (argc > 1 && !strcmp(argv[1], "--quick")) { /* one small step, 2 replays, 1000 cmp replays */
         one_shape((glm5_shape){16, 2, 300}, 2);
+        mrt_context_free(ctx);
+        TEST_MAIN_END();
+    }
+    if (argc > 1 && !strcmp(argv[1], "--sanitize")) { /* one small serial and cmp step, no replays:
+                                                       * racecheck runs each launch ~1000x slower */
+        one_shape((glm5_shape){4, 2, 300}, 0);
         mrt_context_free(ctx);
         TEST_MAIN_END();
     }
