@@ -1,12 +1,7 @@
 /* Placement: tasks -> per-worker queues. Every queue keeps one global topological order of
  * the tasks, which is what makes spin-waiting deadlock-free (the verifier proves it).
  *
- * roundrobin (the article's): task i goes to worker i % workers, tasks taken op by op in a
- *   topological order that, among the ops whose producers are placed, takes the op with the
- *   fewest tasks first (plan order breaks ties). Small ops then sit at the head of their own
- *   workers' queues instead of behind a wide op's wrap-around: in the plan order GLM-5's C0
- *   (8 tasks, on the critical path A0 -> C0 -> D1 -> E1 -> F1) landed behind B0's first tiles
- *   and its last task started 17 us after its input was ready (H200 trace, 2026-11-29).
+ * roundrobin (the article's): task i of the plan order goes to worker i % workers.
  * critical-path: list scheduling. A task's cost is an estimate of its time on one SM from
  * the bytes it moves; its rank is its cost plus the largest rank among the tasks that wait
  * for it (the longest remaining path). Repeatedly the worker that frees up first takes, of
@@ -18,6 +13,12 @@
 
 #include "internal.h"
 
+static void place_roundrobin(mrt_plan *p) {
+    for (int i = 0; i < p->n_tasks; i++) {
+        p->tasks[i].worker = i % p->workers;
+        p->tasks[i].slot = i / p->workers;
+    }
+}
 
 /* The cost model: a fixed per-instruction cost (decode, barriers, pipeline ramp) plus the
  * bytes at one SM's share of HBM bandwidth (H200: ~4.3 TB/s over 132 SMs). */
@@ -77,50 +78,6 @@ static mrt_status build_deps(mrt_plan *p, deps *d) {
     d->first[p->n_tasks] = n;
     free(tmp);
     return MRT_OK;
-}
-
-/* The tasks of an op are contiguous in plan order; an op depends on another if one of its
- * tasks waits for one of the other's. */
-static mrt_status place_roundrobin(mrt_plan *p) {
-    deps d = {0};
-    mrt_status st = build_deps(p, &d);
-    int n = p->n_tasks, nops = 0;
-    int *op_of = malloc(sizeof(int) * (size_t)(n + 1)), *first = malloc(sizeof(int) * (size_t)(n + 2));
-    bool *placed = NULL, *dep = NULL;
-    if (!st && (!op_of || !first)) st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
-    for (int i = 0; !st && i < n; i++) { /* op ranges: first[o] .. first[o + 1] */
-        if (i == 0 || p->tasks[i].op != p->tasks[i - 1].op) first[nops++] = i;
-        op_of[i] = nops - 1;
-    }
-    if (!st) {
-        first[nops] = n;
-        placed = calloc((size_t)nops + 1, sizeof(bool));
-        dep = calloc((size_t)nops * nops + 1, sizeof(bool)); /* dep[a * nops + b]: a waits for b */
-        if (!placed || !dep) st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
-    }
-    for (int i = 0; !st && i < n; i++)
-        for (int k = d.first[i]; k < d.first[i + 1]; k++)
-            if (op_of[d.list[k]] != op_of[i]) dep[op_of[i] * nops + op_of[d.list[k]]] = true;
-    for (int done = 0, next = 0; !st && done < nops; done++) {
-        int pick = -1;
-        for (int o = 0; o < nops; o++) {
-            if (placed[o]) continue;
-            bool ready = true;
-            for (int b = 0; b < nops && ready; b++) ready = !dep[o * nops + b] || placed[b];
-            if (ready && (pick < 0 || first[o + 1] - first[o] < first[pick + 1] - first[pick])) pick = o;
-        }
-        if (pick < 0) {
-            st = mrt_fail(p->ctx, MRT_ERR_DEADLOCK, "placement: ops wait for each other in a cycle");
-            break;
-        }
-        placed[pick] = true;
-        for (int i = first[pick]; i < first[pick + 1]; i++, next++) {
-            p->tasks[i].worker = next % p->workers;
-            p->tasks[i].slot = next / p->workers;
-        }
-    }
-    free(d.first), free(d.list), free(op_of), free(first), free(placed), free(dep);
-    return st;
 }
 
 static mrt_status place_critical_path(mrt_plan *p) {
@@ -262,7 +219,7 @@ mrt_status mrt_schedule(mrt_plan *p) {
     if (!p->queue_len) return mrt_fail(p->ctx, MRT_ERR_NOMEM, "plan: out of memory");
     mrt_status st = MRT_OK;
     switch (p->opts.policy) {
-    case MRT_POLICY_ROUNDROBIN: st = place_roundrobin(p); break;
+    case MRT_POLICY_ROUNDROBIN: place_roundrobin(p); break;
     case MRT_POLICY_CRITICAL_PATH: st = place_critical_path(p); break;
     default: return mrt_fail(p->ctx, MRT_ERR_INVALID, "unknown placement policy %d", p->opts.policy);
     }

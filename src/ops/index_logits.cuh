@@ -41,10 +41,7 @@
 #define MRT_IL_WARPS (MRT_IL_THREADS / 32)
 #define MRT_IL_SUB 128 /* keys staged in shared memory at a time */
 #define MRT_IL_DIM 128 /* the permutation of K above assumes 4 x 32 bytes per row */
-/* Named barrier of the 256 compute threads. Ids in use: 0 __syncthreads, 1 the GEMM consumers,
- * 2-4 the megakernel's finalization groups, 5 this, 6 topk: one id per role, so a barrier id
- * never joins different thread sets across a megakernel's instructions. */
-#define MRT_IL_BAR 5
+#define MRT_IL_BAR 1   /* named barrier of the 256 compute threads (0 is __syncthreads) */
 
 enum { MRT_IL_F16 = 0, MRT_IL_E4M3 = 1 };
 

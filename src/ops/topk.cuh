@@ -35,7 +35,7 @@
 #define MRT_TOPK_CAP 4096         /* candidates sorted at the end; k <= CAP */
 #define MRT_TOPK_NB 4096          /* histogram bins of a 12-bit digit; sort buckets */
 #define MRT_TOPK_CACHE_MAX 24576  /* rows of at most this many logits stay in shared memory */
-#define MRT_TOPK_BAR 6            /* named barrier of the row's threads (ids as MRT_IL_BAR) */
+#define MRT_TOPK_BAR 1            /* named barrier of the row's threads */
 
 struct mrt_topk_args {
     const float *logits; /* [M, kv] */
@@ -305,11 +305,6 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
 
     /* 4. sort */
     const uint32_t c = sh->ccount;
-#ifdef MRT_TOPK_NOSORT /* diagnostic build only (what the sort costs): candidates unsorted, wrong order */
-    for (uint32_t p = tid; p < (uint32_t)k; p += T) out[p] = p < c ? cidx[p] : -1;
-    mrt_topk_bar<T>();
-    return;
-#endif
     mrt_topk_sort<T>(ckey, cidx, c, tkey ? tkey : lo, sh->maxkey, k, out, hist, bcur, bkey, bidx, sh, tid);
     mrt_topk_bar<T>(); /* the next row reuses shared memory */
 }
@@ -501,10 +496,6 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
     const uint32_t c = tkey ? gt + need : all_g;
     uint32_t maxkey = sh->maxkey;
     if (tkey) maxkey = max(maxkey, tkey);
-#ifdef MRT_TOPK_NOSORT
-    for (uint32_t p = tid; p < (uint32_t)k; p += T) out[p] = p < c ? cidx[p] : -1;
-    return;
-#endif
     mrt_topk_sort<T>(ckey, cidx, c, tkey ? tkey : lo, maxkey, k, out, g0, bcur, bkey, bidx, sh, tid);
 }
 
