@@ -83,6 +83,10 @@ static int cmp_scored(const void *pa, const void *pb) {
     if (a->v < b->v) return 1;
     return (a->j > b->j) - (a->j < b->j);
 }
+static int cmp_index(const void *pa, const void *pb) {
+    const scored *a = pa, *b = pb;
+    return (a->j > b->j) - (a->j < b->j);
+}
 
 static mrt_status check_io(mrt_context *ctx, const glm5_host *io) {
     if (!io) return mrt_fail(ctx, MRT_ERR_INVALID, "glm5_naive: io is NULL");
@@ -303,7 +307,8 @@ mrt_status glm5_naive(mrt_context *ctx, glm5_host *io) {
             }
         }
 
-    /* F1: top-k of the finite logits, logical indices, -1 padded. */
+    /* F1: top-k of the finite logits (ties: lower index first), logical indices in ascending
+     * order, -1 padded. */
     for (size_t t = 0; t < M; t++) {
         size_t cnt = 0;
         for (size_t j = 0; j < KV; j++) {
@@ -315,7 +320,9 @@ mrt_status glm5_naive(mrt_context *ctx, glm5_host *io) {
             }
         }
         qsort(sel, cnt, sizeof *sel, cmp_scored);
-        for (size_t i = 0; i < TOPK; i++) io->topk[t * TOPK + i] = i < cnt ? sel[i].j : -1;
+        size_t n = cnt < TOPK ? cnt : TOPK;
+        qsort(sel, n, sizeof *sel, cmp_index);
+        for (size_t i = 0; i < TOPK; i++) io->topk[t * TOPK + i] = i < n ? sel[i].j : -1;
     }
     st = MRT_OK;
 

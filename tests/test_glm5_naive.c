@@ -541,8 +541,8 @@ static void check_run(const glm5_host *h, const glm5_host *before) {
     CHECK(mask_bad == 0, "%d logits break the causal mask (finite iff j <= pos[t])", mask_bad);
     CHECK(nonzero > m * (kv - m) / 2, "only %d logits are nonzero", nonzero);
 
-    /* Top-k: valid distinct indices, sorted by (logit desc, index asc), -1 padded, and no
-     * unselected finite logit beats a selected one. */
+    /* Top-k: valid distinct indices in ascending order, -1 padded, and no unselected finite
+     * logit beats a selected one (nor equals it at a lower index). */
     int topk_bad = 0;
     char *used = calloc((size_t)kv, 1);
     for (int t = 0; t < m; t++) {
@@ -563,16 +563,16 @@ static void check_run(const glm5_host *h, const glm5_host *before) {
             }
             used[j] = 1;
             min_sel = fminf(min_sel, lg[j]);
-            if (i > 0 && ix[i - 1] >= 0) {
-                float p = lg[ix[i - 1]], v = lg[j];
-                if (p < v || (p == v && ix[i - 1] > j)) topk_bad++;
-            }
+            if (i > 0 && ix[i - 1] >= j) topk_bad++;
         }
+        int last_min = -1; /* the highest selected index holding the smallest selected logit */
         for (int j = 0; j <= h->pos[t]; j++)
-            if (!used[j] && lg[j] > min_sel) topk_bad++;
+            if (used[j] && lg[j] == min_sel) last_min = j;
+        for (int j = 0; j <= h->pos[t]; j++)
+            if (!used[j] && (lg[j] > min_sel || (lg[j] == min_sel && j < last_min))) topk_bad++;
     }
     free(used);
-    CHECK(topk_bad == 0, "%d top-k entries are invalid, unsorted or not the largest", topk_bad);
+    CHECK(topk_bad == 0, "%d top-k entries are invalid, out of index order or not the largest", topk_bad);
 
     /* Caches: the new slots now hold valid entries with the right statistics; every other
      * byte is as before. */

@@ -50,17 +50,17 @@ int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, 
                                  size_t n);
 
 /* F1. For each row r of logits [M, kv] f32: the k largest finite logits (-inf, +inf, NaN
- * excluded) as indices j, sorted by (value descending, index ascending; -0.0 == +0.0),
- * written to out[r * k + i]; -1 pads the row when it has fewer than k finite values.
- * One CTA (1024 threads) per row. Limits (checked): 1 <= k <= 4096, kv >= 1, M >= 1.
- * Ties at the k-th value are resolved exactly like the CPU reference (smaller index first). */
+ * excluded; -0.0 == +0.0) as indices j in ascending order, written to out[r * k + i]; -1
+ * pads the row when it has fewer than k finite values. Of the values equal to the k-th
+ * largest, the smaller indices are taken (as the CPU reference). One CTA (1024 threads) per
+ * row. Limits (checked): k >= 1, kv >= 1, M >= 1. */
 int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, char *why, size_t n);
 
 /* Variants of F1: 0 = mrt_gpu_topk (one CTA of 1024 threads a row), 1 = one CTA of 512 threads;
  * 2 = a thread-block cluster of 8 CTAs x 256 threads a row, 3 = a cluster of 4 x 256 (the row is
- * split into slices that meet in the leader CTA's shared memory; kv <= 65535 x cluster size).
+ * split into slices whose counts meet in the leader CTA's shared memory).
  * Variants 2 and 3 spread a row over several SMs (at M = 16 variant 0 keeps 116 of 132 SMs idle);
- * they were checked only in the CPU emulation of the tile code, not yet on a GPU. */
+ * tests/gpu/test_index_ops checks every variant against the reference. */
 int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
                          char *why, size_t n);
 

@@ -1,5 +1,7 @@
-/* topk (F1): the k largest finite logits of each row as logical key indices, sorted by
- * (logit descending, index ascending), -1 padded. in: logits [M, kv] f32;
+/* topk (F1): the k largest finite logits of each row (of equal logits, the lower indices) as
+ * logical key indices in ascending order, -1 padded. Index order: the set is what sparse
+ * attention needs, ascending indices read the cache in order, and the GPU needs no sort to
+ * produce it (docs/NUMERICS.md). in: logits [M, kv] f32;
  * out: idx [M, k] i32 (k = i[0]). Tiles: block_m rows. Payload: r0 r1. Publication 0. */
 #include <math.h>
 #include <stdlib.h>
@@ -46,6 +48,10 @@ static int by_logit(const void *a, const void *b) {
     if (x->v != y->v) return x->v < y->v ? 1 : -1;
     return (x->j > y->j) - (x->j < y->j);
 }
+static int by_index(const void *a, const void *b) {
+    const cand *x = a, *y = b;
+    return (x->j > y->j) - (x->j < y->j);
+}
 
 static void cpu(const mrt_cpu_tile *c) {
     const mrt_tensor *l = op_in(c->plan->g, c->op, 0);
@@ -61,6 +67,8 @@ static void cpu(const mrt_cpu_tile *c) {
         for (int64_t j = 0; j < kv; j++)
             if (isfinite(L[r * kv + j])) cs[n].v = L[r * kv + j], cs[n++].j = (int32_t)j;
         qsort(cs, (size_t)n, sizeof(cand), by_logit);
+        if (n > k) n = k;
+        qsort(cs, (size_t)n, sizeof(cand), by_index);
         for (int64_t i = 0; i < k; i++) out[r * k + i] = i < n ? cs[i].j : -1;
     }
     free(cs);

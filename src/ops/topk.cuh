@@ -1,6 +1,8 @@
-/* topk (F1) on the GPU: the k largest finite logits of a row as indices, sorted by (logit
- * descending, index ascending), -1 padded. One row is the work of T threads (one CTA in the
- * standalone kernel). The C reference is `cpu` in topk.c; the launcher is src/cuda/index_ops.cu.
+/* topk (F1) on the GPU: the k largest finite logits of a row as indices in ascending index
+ * order, -1 padded; of logits equal to the k-th largest, the lowest indices (docs/NUMERICS.md).
+ * One row is the work of T threads (one CTA in the standalone kernel, threads 0..T-1 of a
+ * megakernel worker) or of a cluster of C CTAs. The C reference is `cpu` in topk.c; the
+ * launchers are src/cuda/index_ops.cu.
  *
  * Keys: each float maps to an order-preserving uint32 (negative: ~bits, else bits | 2^31);
  * -0.0 is folded into +0.0 (the reference compares with ==) and non-finite values map to 0,
@@ -8,32 +10,23 @@
  *
  *  1. Load the row (into shared memory when it fits) and count the finite values.
  *  2. Radix select, MSB first, digits of 12, 12 and 8 bits: a shared histogram of the keys that
- *     match the prefix so far, then the digit where the k-th largest lies. Stop as soon as the
- *     keys >= the prefix are at most CAP (usually after the first digit: then the k-th value
- *     need not be known exactly; the sort below settles the boundary).
- *  3. Gather those candidates (warp-aggregated atomics: their order does not matter, the sort
- *     is by a total order). If even the full 32-bit key leaves more than CAP (many values equal
- *     to the k-th), take every key > it and the first `need` keys == it in index order (a
- *     block-wide scan in index order), exactly as the reference breaks ties.
- *  4. Sort the <= CAP candidates: bucket them by (key - lowest) >> shift into NB buckets
- *     (descending), then each candidate's rank is its bucket's start plus the number of members
- *     of its bucket that precede it; out[rank] = index when rank < k. Buckets are small for
- *     real logits; many equal values make them large (quadratic in a bucket's size, still exact).
- * Every step is a pass over shared memory between barriers: no spin, no global atomics.
- *
- * Measured (H200, 2026-11-29): 17.4 us a kernel (CUDA graph) for M = 16, kv = 8192, k = 2048 on
- * E1 logits with the single-CTA row (1024 threads; 512 threads: 21.0 us), although the work is
- * small (one radix digit suffices, ~2150 candidates, buckets of <= 7): one SM per row is bound by
- * its issue rate and the latency of ~13 barrier phases. The cluster variant below spreads a row
- * over C SMs. */
+ *     match the prefix so far, then the digit where the k-th largest lies. It ends when the
+ *     digit's whole bin is taken (then: every key >= the prefix) or at the full 32-bit key T
+ *     (then: every key > T and the first `need` keys == T in index order).
+ *  3. Emit in index order: each warp owns a contiguous segment of the row, counts its selected
+ *     keys (ballots), a scan over the warps (and, in a cluster, over the CTAs) gives each
+ *     segment's first output position, and a second pass writes the indices (ballot ranks).
+ * No sort: ascending index order is the output order, so the candidates never need ranking.
+ * (Until 2026-11-29 the output was sorted by logit; the sort was half of the op: H200, GLM-5
+ * M=16 KV=8192, 13.88 us a step with it, 7.24 us without it.) Every step is a pass over shared
+ * memory between barriers: no spin, no global atomics. */
 #ifndef MRT_TOPK_CUH
 #define MRT_TOPK_CUH
 
 #include <cooperative_groups.h>
 #include <stdint.h>
 
-#define MRT_TOPK_CAP 4096         /* candidates sorted at the end; k <= CAP */
-#define MRT_TOPK_NB 4096          /* histogram bins of a 12-bit digit; sort buckets */
+#define MRT_TOPK_NB 4096          /* histogram bins of a 12-bit digit */
 #define MRT_TOPK_CACHE_MAX 24576  /* rows of at most this many logits stay in shared memory */
 #define MRT_TOPK_BAR 1            /* named barrier of the row's threads */
 
@@ -46,17 +39,15 @@ struct mrt_topk_args {
 
 /* Scalars shared by the row's threads (16-byte aligned size: the cache after it takes uint4). */
 struct alignas(16) mrt_topk_shared {
-    uint32_t nvalid, ccount, maxkey, dsel, above, eqcnt;
+    uint32_t nvalid, dsel, above, eqcnt;
     uint32_t wsum[32];
-    uint32_t cnt[2][16]; /* cluster variant: per-CTA candidate counts (> / == threshold), in the leader */
+    uint32_t wg[32], we[32]; /* per warp: selected keys above the threshold, keys equal to it */
+    uint32_t cnt[2][16];     /* cluster variant: the same per CTA, in the leader */
 };
 
-/* Shared memory: scalars | hist[NB] | bcur[NB] | ckey[CAP] | cidx[CAP] | region, where region
- * holds the cached row (cache_keys words) during steps 1-3 and the bucketed candidates
- * (bkey[CAP], bidx[CAP]) in step 4. */
+/* Shared memory of the one-CTA row: scalars | hist[NB] | cache[cache_keys]. */
 static __host__ __device__ __forceinline__ long long mrt_topk_smem_bytes(int cache_keys) {
-    long long region = (long long)cache_keys * 4 > MRT_TOPK_CAP * 8 ? (long long)cache_keys * 4 : MRT_TOPK_CAP * 8;
-    return (long long)sizeof(mrt_topk_shared) + MRT_TOPK_NB * 8 + MRT_TOPK_CAP * 8 + region;
+    return (long long)sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4 + (long long)cache_keys * 4;
 }
 
 template <int T> static __device__ __forceinline__ void mrt_topk_bar() {
@@ -68,6 +59,15 @@ static __device__ __forceinline__ uint32_t mrt_topk_key(float f) {
     if ((u & 0x7F800000u) == 0x7F800000u) return 0u; /* +-inf, NaN: excluded */
     if (u == 0x80000000u) u = 0u;                    /* -0.0 == +0.0 */
     return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+/* The selected keys: every key >= lo (tkey == 0), or every key > tkey and the first `need`
+ * keys == tkey in index order. lo >= 1 and tkey != 0, so the excluded key 0 is never taken. */
+struct mrt_topk_sel {
+    uint32_t lo, tkey, need;
+};
+static __device__ __forceinline__ bool mrt_topk_above(const mrt_topk_sel &s, uint32_t key) {
+    return s.tkey ? key > s.tkey : key >= s.lo;
 }
 
 /* Exclusive prefix sum over the T threads (in thread order) of v; *total gets the sum.
@@ -129,75 +129,97 @@ static __device__ __forceinline__ void mrt_topk_find(const uint32_t *hist, int n
     mrt_topk_bar<T>();
 }
 
-/* Appends, in any order, the keys for which take(key) holds to the candidates (ckey, cidx),
- * keeping sh->maxkey. Whole warps iterate (ballot). */
-template <int T, class F>
-static __device__ __forceinline__ void mrt_topk_gather(const float *row, const uint32_t *cache, bool cached, int kv,
-                                                       uint32_t *ckey, int *cidx, mrt_topk_shared *sh, int tid,
-                                                       F take) {
-    const int lane = tid & 31;
-    uint32_t mx = 0;
-    for (int base = 0; base < kv; base += T) {
-        const int i = base + tid;
-        const uint32_t key = i < kv ? mrt_topk_get(row, cache, cached, i) : 0u;
-        const bool f = key != 0u && take(key);
-        const uint32_t m = __ballot_sync(0xffffffffu, f);
-        if (m) {
-            const int leader = __ffs(m) - 1;
-            uint32_t slot = 0;
-            if (lane == leader) slot = atomicAdd(&sh->ccount, (uint32_t)__popc(m));
-            slot = __shfl_sync(0xffffffffu, slot, leader) + __popc(m & ((1u << lane) - 1u));
-            if (f) ckey[slot] = key, cidx[slot] = i, mx = max(mx, key);
-        }
-    }
-    mx = __reduce_max_sync(0xffffffffu, mx);
-    if (lane == 0 && mx) atomicMax(&sh->maxkey, mx);
+/* Warp w's segment of [b0, b1): whole warps of 32 keys, in index order. */
+template <int T> static __device__ __forceinline__ void mrt_topk_segment(int b0, int b1, int warp, int *a, int *b) {
+    const int seg = ((b1 - b0 + T / 32 - 1) / (T / 32) + 31) & ~31;
+    *a = min(b1, b0 + warp * seg), *b = min(b1, *a + seg);
 }
 
-/* Step 4: sorts the c candidates (ckey, cidx), keys in [base, maxkey], and writes out[0, k):
- * out[rank] = index for rank < k, -1 from min(c, k) on. Buckets (key - base) >> shift into NB
- * buckets (descending); a candidate's rank is its bucket's start plus the members of its bucket
- * that precede it in (key desc, index asc). Needs: candidates visible to all T threads and
- * hist, bcur, bkey, bidx free (a barrier before); uses sh->wsum. No barrier at the end. */
+/* Step 3a: each warp counts the selected keys of its segment of [b0, b1): above the threshold
+ * into sh->wg[warp], equal to it into sh->we[warp]. The caller puts a barrier after it. */
+template <int T, class G>
+static __device__ __forceinline__ void mrt_topk_count(G get, int b0, int b1, const mrt_topk_sel &s, mrt_topk_shared *sh,
+                                                      int tid) {
+    const int warp = tid >> 5, lane = tid & 31;
+    int a, b;
+    mrt_topk_segment<T>(b0, b1, warp, &a, &b);
+    uint32_t ng = 0, ne = 0;
+    for (int i0 = a; i0 < b; i0 += 32) {
+        const int i = i0 + lane;
+        const uint32_t key = i < b ? get(i) : 0u;
+        ng += __popc(__ballot_sync(0xffffffffu, mrt_topk_above(s, key)));
+        ne += __popc(__ballot_sync(0xffffffffu, s.tkey != 0u && key == s.tkey));
+    }
+    if (lane == 0) sh->wg[warp] = ng, sh->we[warp] = ne;
+}
+
+/* After step 3a's barrier: the counts of the warps before this one (*g above, *e equal) and
+ * of all T / 32 warps (*tg, *te). */
 template <int T>
-static __device__ __forceinline__ void mrt_topk_sort(const uint32_t *ckey, const int *cidx, uint32_t c, uint32_t base,
-                                                     uint32_t maxkey, int k, int *out, uint32_t *hist, uint32_t *bcur,
-                                                     uint32_t *bkey, int *bidx, mrt_topk_shared *sh, int tid) {
-    const uint32_t range = maxkey - base;
-    int shift = 0;
-    while ((range >> shift) >= (uint32_t)MRT_TOPK_NB) shift++;
-#define MRT_TOPK_BUCKET(key) ((uint32_t)(MRT_TOPK_NB - 1) - (((key) - base) >> shift))
-    for (int i = tid; i < MRT_TOPK_NB; i += T) hist[i] = 0u;
-    mrt_topk_bar<T>();
-    for (uint32_t p = tid; p < c; p += T) atomicAdd(&hist[MRT_TOPK_BUCKET(ckey[p])], 1u);
-    mrt_topk_bar<T>();
-    {
-        constexpr int per = MRT_TOPK_NB / T;
-        uint32_t h[per], local = 0, total;
+static __device__ __forceinline__ void mrt_topk_warp_base(const mrt_topk_shared *sh, int tid, uint32_t *g, uint32_t *e,
+                                                          uint32_t *tg, uint32_t *te) {
+    const int warp = tid >> 5, lane = tid & 31;
+    const uint32_t vg = lane < T / 32 ? sh->wg[lane] : 0u, ve = lane < T / 32 ? sh->we[lane] : 0u;
+    uint32_t ig = vg, ie = ve;
 #pragma unroll
-        for (int i = 0; i < per; i++) h[i] = hist[tid * per + i], local += h[i];
-        uint32_t run = mrt_topk_scan<T>(local, sh, &total, tid);
-#pragma unroll
-        for (int i = 0; i < per; i++) hist[tid * per + i] = run, bcur[tid * per + i] = run, run += h[i];
+    for (int o = 1; o < 32; o <<= 1) {
+        const uint32_t yg = __shfl_up_sync(0xffffffffu, ig, o), ye = __shfl_up_sync(0xffffffffu, ie, o);
+        if (lane >= o) ig += yg, ie += ye;
     }
-    mrt_topk_bar<T>();
-    for (uint32_t p = tid; p < c; p += T) {
-        const uint32_t key = ckey[p], slot = atomicAdd(&bcur[MRT_TOPK_BUCKET(key)], 1u);
-        bkey[slot] = key, bidx[slot] = cidx[p];
+    *tg = __shfl_sync(0xffffffffu, ig, 31), *te = __shfl_sync(0xffffffffu, ie, 31);
+    *g = __shfl_sync(0xffffffffu, ig - vg, warp), *e = __shfl_sync(0xffffffffu, ie - ve, warp);
+}
+
+/* Step 3b: writes the selected indices of this warp's segment in index order; g and e: the
+ * keys above / equal to the threshold before the segment (in the whole row). A key equal to
+ * the threshold is taken while fewer than s.need of them precede it. */
+template <int T, class G>
+static __device__ __forceinline__ void mrt_topk_write(G get, int b0, int b1, const mrt_topk_sel &s, uint32_t g,
+                                                      uint32_t e, int *out, int tid) {
+    const int warp = tid >> 5, lane = tid & 31;
+    const uint32_t below = (1u << lane) - 1u;
+    int a, b;
+    mrt_topk_segment<T>(b0, b1, warp, &a, &b);
+    uint32_t pos = g + min(e, s.need);
+    for (int i0 = a; i0 < b; i0 += 32) {
+        const int i = i0 + lane;
+        const uint32_t key = i < b ? get(i) : 0u;
+        const bool eq = s.tkey != 0u && key == s.tkey;
+        const uint32_t me = __ballot_sync(0xffffffffu, eq);
+        const bool take = mrt_topk_above(s, key) || (eq && e + (uint32_t)__popc(me & below) < s.need);
+        const uint32_t mt = __ballot_sync(0xffffffffu, take);
+        if (take) out[pos + (uint32_t)__popc(mt & below)] = i;
+        pos += (uint32_t)__popc(mt), e += (uint32_t)__popc(me);
     }
-    mrt_topk_bar<T>();
-    for (uint32_t p = tid; p < c; p += T) {
-        const uint32_t key = bkey[p], b = MRT_TOPK_BUCKET(key), s1 = bcur[b];
-        const int idx = bidx[p];
-        uint32_t r = hist[b];
-        for (uint32_t q = hist[b]; q < s1; q++) {
-            const uint32_t kq = bkey[q];
-            r += kq > key || (kq == key && bidx[q] < idx);
+}
+
+/* Step 2 of the one-CTA row: the selection of the k largest of nvalid finite keys. */
+template <int T>
+static __device__ mrt_topk_sel mrt_topk_select(const float *row, const uint32_t *cache, bool cached, int kv, int k,
+                                               uint32_t nvalid, uint32_t *hist, mrt_topk_shared *sh, int tid) {
+    mrt_topk_sel s = {1u, 0u, 0u}; /* every finite key */
+    if (nvalid <= (uint32_t)k) return s;
+    uint32_t prefix = 0u, pmask = 0u, krem = (uint32_t)k;
+    const int shifts[3] = {20, 8, 0}, bits[3] = {12, 12, 8};
+    for (int p = 0; p < 3; p++) {
+        const int nb = 1 << bits[p], sft = shifts[p];
+        for (int i = tid; i < nb; i += T) hist[i] = 0u;
+        mrt_topk_bar<T>();
+        for (int i = tid; i < kv; i += T) {
+            const uint32_t key = mrt_topk_get(row, cache, cached, i);
+            if (key != 0u && (key & pmask) == prefix) atomicAdd(&hist[(key >> sft) & (uint32_t)(nb - 1)], 1u);
         }
-        if (r < (uint32_t)k) out[r] = idx;
+        mrt_topk_bar<T>();
+        mrt_topk_find<T>(hist, nb, krem, sh, tid);
+        krem -= sh->above;
+        prefix |= sh->dsel << sft, pmask |= (uint32_t)(nb - 1) << sft;
+        if (krem == sh->eqcnt) { /* the digit's whole bin is taken: every key >= prefix (low bits 0) */
+            s.lo = prefix;
+            return s;
+        }
     }
-#undef MRT_TOPK_BUCKET
-    for (int r = (int)min(c, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
+    s.tkey = prefix, s.need = krem;
+    return s;
 }
 
 /* Row `row` (kv logits) -> out[0, k). T threads, tid 0..T-1; smem as mrt_topk_smem_bytes
@@ -208,16 +230,11 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     static_assert(T % 32 == 0 && T <= 1024 && MRT_TOPK_NB % T == 0, "topk: T must be a warp multiple dividing NB");
     mrt_topk_shared *sh = (mrt_topk_shared *)smem;
     uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
-    uint32_t *bcur = hist + MRT_TOPK_NB;
-    uint32_t *ckey = bcur + MRT_TOPK_NB;
-    int *cidx = (int *)(ckey + MRT_TOPK_CAP);
-    uint32_t *cache = (uint32_t *)(cidx + MRT_TOPK_CAP);
-    uint32_t *bkey = cache; /* step 4 reuses the cache region */
-    int *bidx = (int *)(bkey + MRT_TOPK_CAP);
+    uint32_t *cache = hist + MRT_TOPK_NB;
     const bool cached = kv <= cache_keys;
     const int lane = tid & 31;
 
-    if (tid == 0) sh->nvalid = 0, sh->ccount = 0, sh->maxkey = 0;
+    if (tid == 0) sh->nvalid = 0;
     mrt_topk_bar<T>();
 
     /* 1. load, count finite values */
@@ -242,70 +259,16 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     const uint32_t nvalid = sh->nvalid;
 
     /* 2. radix select */
-    uint32_t lo = 1u, tkey = 0u, gt = 0u, need = 0u; /* lo: take keys >= lo; tie mode: tkey != 0 */
-    if (nvalid > (uint32_t)k) {
-        uint32_t prefix = 0u, pmask = 0u, krem = (uint32_t)k;
-        bool fits = false;
-        const int shifts[3] = {20, 8, 0}, bits[3] = {12, 12, 8};
-        for (int p = 0; p < 3 && !fits; p++) {
-            const int nb = 1 << bits[p], sft = shifts[p];
-            for (int i = tid; i < nb; i += T) hist[i] = 0u;
-            mrt_topk_bar<T>();
-            for (int i = tid; i < kv; i += T) {
-                const uint32_t key = mrt_topk_get(row, cache, cached, i);
-                if (key != 0u && (key & pmask) == prefix) atomicAdd(&hist[(key >> sft) & (uint32_t)(nb - 1)], 1u);
-            }
-            mrt_topk_bar<T>();
-            mrt_topk_find<T>(hist, nb, krem, sh, tid);
-            const uint32_t dsel = sh->dsel, above = sh->above, eqcnt = sh->eqcnt;
-            gt += above, krem -= above;
-            prefix |= dsel << sft, pmask |= (uint32_t)(nb - 1) << sft;
-            fits = gt + eqcnt <= MRT_TOPK_CAP;
-        }
-        if (fits)
-            lo = prefix; /* prefix's low bits are 0: keys >= lo are the keys >= this digit range */
-        else
-            tkey = prefix, need = krem; /* ties at the exact k-th key */
-    }
+    const mrt_topk_sel s = mrt_topk_select<T>(row, cache, cached, kv, k, nvalid, hist, sh, tid);
 
-    /* 3. gather */
-    if (!tkey) {
-        const uint32_t l = lo;
-        mrt_topk_gather<T>(row, cache, cached, kv, ckey, cidx, sh, tid, [l](uint32_t key) { return key >= l; });
-    } else {
-        const uint32_t tk = tkey;
-        mrt_topk_gather<T>(row, cache, cached, kv, ckey, cidx, sh, tid, [tk](uint32_t key) { return key > tk; });
-        if (tid == 0) atomicMax(&sh->maxkey, tk);
-        /* the first `need` keys == tkey in index order, after the gt keys > tkey */
-        const int warp = tid >> 5;
-        uint32_t running = 0;
-        for (int base = 0; base < kv && running < need; base += T) {
-            const int i = base + tid;
-            const bool f = i < kv && mrt_topk_get(row, cache, cached, i) == tk;
-            const uint32_t m = __ballot_sync(0xffffffffu, f);
-            if (lane == 0) sh->wsum[warp] = (uint32_t)__popc(m);
-            mrt_topk_bar<T>();
-            const uint32_t w = lane < T / 32 ? sh->wsum[lane] : 0u;
-            uint32_t wi = w;
-#pragma unroll
-            for (int o = 1; o < 32; o <<= 1) {
-                const uint32_t y = __shfl_up_sync(0xffffffffu, wi, o);
-                if (lane >= o) wi += y;
-            }
-            const uint32_t wbase = __shfl_sync(0xffffffffu, wi - w, warp);
-            const uint32_t tot = __shfl_sync(0xffffffffu, wi, T / 32 - 1);
-            const uint32_t rank = running + wbase + (uint32_t)__popc(m & ((1u << lane) - 1u));
-            if (f && rank < need) ckey[gt + rank] = tk, cidx[gt + rank] = i;
-            running += tot;
-            mrt_topk_bar<T>(); /* wsum is rewritten next round */
-        }
-        if (tid == 0) sh->ccount = gt + need;
-    }
+    /* 3. emit in index order */
+    auto get = [&](int i) { return mrt_topk_get(row, cache, cached, i); };
+    mrt_topk_count<T>(get, 0, kv, s, sh, tid);
     mrt_topk_bar<T>();
-
-    /* 4. sort */
-    const uint32_t c = sh->ccount;
-    mrt_topk_sort<T>(ckey, cidx, c, tkey ? tkey : lo, sh->maxkey, k, out, hist, bcur, bkey, bidx, sh, tid);
+    uint32_t g, e, tg, te;
+    mrt_topk_warp_base<T>(sh, tid, &g, &e, &tg, &te);
+    mrt_topk_write<T>(get, 0, kv, s, g, e, out, tid);
+    for (int r = (int)min(nvalid, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
     mrt_topk_bar<T>(); /* the next row reuses shared memory */
 }
 
@@ -316,13 +279,10 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
  *  - each CTA keeps its slice's keys in its own shared memory and builds a local histogram of
  *    each digit, then adds its non-zero bins into the leader's (remote atomics); after a cluster
  *    barrier every CTA reads the merged histogram and finds the same digit (no second barrier);
- *  - candidates: every thread owns a contiguous run of its slice, so a block scan of per-thread
- *    counts numbers them in index order; the per-CTA totals go to the leader, and after a cluster
- *    barrier each CTA adds the totals of the CTAs before it (the slices are in index order) —
- *    the "first `need` keys equal to the threshold" rule therefore holds across the whole row;
- *  - candidates are written straight into the leader's buffer; after the last cluster barrier the
- *    non-leaders exit (nothing reads their shared memory any more) and the leader sorts.
- * Limits: kv <= 65535 * C (16-bit packed counts). */
+ *  - emit: each CTA counts its slice's selected keys (step 3a), the per-CTA totals go to the
+ *    leader, and after a cluster barrier each CTA adds the totals of the CTAs before it (the
+ *    slices are in index order), so the "first `need` keys equal to the threshold" rule holds
+ *    across the whole row and each CTA writes its own part of the output (step 3b). */
 static __device__ __forceinline__ void mrt_tkc_sync() { cooperative_groups::this_cluster().sync(); }
 static __device__ __forceinline__ unsigned mrt_tkc_rank() { return cooperative_groups::this_cluster().block_rank(); }
 template <class P> static __device__ __forceinline__ P *mrt_tkc_map(P *p, unsigned r) {
@@ -332,11 +292,10 @@ template <class P> static __device__ __forceinline__ P *mrt_tkc_map(P *p, unsign
 #define MRT_TOPKC_CACHE_MAX 16384 /* slice keys kept in shared memory per CTA */
 
 /* Shared memory of a CTA of the cluster variant: scalars | lhist[NB] | g0[NB] | g1[NB] | g2[256] |
- * bcur[NB] | ckey[CAP] | cidx[CAP] | bkey[CAP] | bidx[CAP] | cache[cache_keys]. g*, bcur, c*, b*
- * are used in the leader only (every CTA has the same layout). */
+ * cache[cache_keys]; g0-g2 (the merged histograms of the three digits) are used in the leader
+ * only (every CTA has the same layout). */
 static __host__ __device__ __forceinline__ long long mrt_topkc_smem_bytes(int cache_keys) {
-    return (long long)sizeof(mrt_topk_shared) + (4LL * MRT_TOPK_NB + 256) * 4 + 4LL * MRT_TOPK_CAP * 4 +
-           (long long)cache_keys * 4;
+    return (long long)sizeof(mrt_topk_shared) + (3LL * MRT_TOPK_NB + 256) * 4 + (long long)cache_keys * 4;
 }
 
 /* slice length: kv / C rounded up to a multiple of 4 (rows stay 16-byte aligned per slice) */
@@ -349,28 +308,21 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
     mrt_topk_shared *sh = (mrt_topk_shared *)smem;
     uint32_t *lhist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
     uint32_t *g0 = lhist + MRT_TOPK_NB, *g1 = g0 + MRT_TOPK_NB, *g2 = g1 + MRT_TOPK_NB;
-    uint32_t *bcur = g2 + 256, *ckey = bcur + MRT_TOPK_NB;
-    int *cidx = (int *)(ckey + MRT_TOPK_CAP);
-    uint32_t *bkey = (uint32_t *)(cidx + MRT_TOPK_CAP);
-    int *bidx = (int *)(bkey + MRT_TOPK_CAP);
-    uint32_t *cache = (uint32_t *)(bidx + MRT_TOPK_CAP);
+    uint32_t *cache = g2 + 256;
     const unsigned q = mrt_tkc_rank();
-    const int lane = tid & 31, S = mrt_topkc_slice(kv, C);
+    const int S = mrt_topkc_slice(kv, C);
     const int s0 = min(kv, (int)q * S), s1 = min(kv, s0 + S);       /* this CTA's slice */
     const int R = ((S + T - 1) / T + 3) & ~3;                         /* each thread's run */
     const int m0 = s0 + tid * R, m1 = min(s1, m0 + R);                /* this thread's run */
     const bool cached = S <= cache_keys;
     uint32_t *ccache = cache + tid * R; /* my run in the cache (cache index = i - s0) */
     mrt_topk_shared *Lsh = mrt_tkc_map(sh, 0);
-    uint32_t *Lckey = mrt_tkc_map(ckey, 0);
-    int *Lcidx = mrt_tkc_map(cidx, 0);
 #define MRT_TKC_KEY(i) (cached ? ccache[(i) - m0] : mrt_topk_key(row[i]))
 
     /* 0. the leader's merged histograms start at zero (all digits at once: no clear later) */
     if (q == 0) {
         for (int i = tid; i < MRT_TOPK_NB; i += T) g0[i] = 0u, g1[i] = 0u;
         for (int i = tid; i < 256; i += T) g2[i] = 0u;
-        if (tid == 0) sh->maxkey = 0u;
     }
     for (int i = tid; i < MRT_TOPK_NB; i += T) lhist[i] = 0u;
     mrt_topk_bar<T>();
@@ -396,11 +348,12 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
     mrt_tkc_sync(); /* the leader's histograms are cleared */
 
     /* 2. radix select over the merged histograms */
-    uint32_t lo = 1u, tkey = 0u, gt = 0u, need = 0u;
+    mrt_topk_sel s = {1u, 0u, 0u}; /* every finite key, unless the select below ends otherwise */
+    uint32_t nvalid = 0;
     {
         uint32_t prefix = 0u, pmask = 0u, krem = (uint32_t)k;
-        bool fits = false;
-        for (int p = 0; p < 3 && !fits; p++) {
+        bool done = false;
+        for (int p = 0; p < 3 && !done; p++) {
             const int nb = p == 2 ? 256 : MRT_TOPK_NB, sft = p == 0 ? 20 : p == 1 ? 8 : 0; /* digits 12, 12, 8 */
             uint32_t *Lg = mrt_tkc_map(p == 0 ? g0 : p == 1 ? g1 : g2, 0);
             if (p > 0) { /* local histogram of the next digit among the keys matching the prefix */
@@ -427,8 +380,9 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
                     if (qq < nb) local += Lg[nb - 1 - qq];
                 }
                 const uint32_t excl = mrt_topk_scan<T>(local, sh, &total, tid);
+                if (p == 0) nvalid = total;
                 if (p == 0 && total <= (uint32_t)k) { /* uniform: every finite key is taken */
-                    mrt_topk_bar<T>();                  /* the gather's scan rewrites wsum */
+                    mrt_topk_bar<T>();                  /* as the search's closing barrier */
                     break;
                 }
                 if (excl < krem && krem <= excl + local) {
@@ -447,56 +401,28 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
                 mrt_topk_bar<T>();
             }
             const uint32_t dsel = sh->dsel, above = sh->above, eqcnt = sh->eqcnt;
-            gt += above, krem -= above;
+            krem -= above;
             prefix |= dsel << sft, pmask |= (uint32_t)(nb - 1) << sft;
-            fits = gt + eqcnt <= MRT_TOPK_CAP;
-            if (fits) lo = prefix;
-            else if (p == 2) tkey = prefix, need = krem;
+            done = krem == eqcnt; /* the digit's whole bin is taken: every key >= prefix */
+            if (done) s.lo = prefix;
+            else if (p == 2) s.tkey = prefix, s.need = krem;
         }
     }
 
-    /* 3. gather: counts of taken keys (and, at a tie, keys == tkey) of my run, in index order */
-    uint32_t ng = 0, ne = 0, mx = 0;
-    for (int i = m0; i < m1; i++) {
-        const uint32_t key = MRT_TKC_KEY(i);
-        if (key == 0u) continue;
-        if (tkey ? key > tkey : key >= lo) ng++, mx = max(mx, key);
-        else if (tkey && key == tkey) ne++;
-    }
-    uint32_t tot;
-    const uint32_t ex = mrt_topk_scan<T>((ng << 16) | ne, sh, &tot, tid);
-    if (tid == 0) Lsh->cnt[0][q] = tot >> 16, Lsh->cnt[1][q] = tot & 0xFFFFu;
-    mx = __reduce_max_sync(0xffffffffu, mx);
-    if (lane == 0 && mx) atomicMax(&Lsh->maxkey, mx);
+    /* 3. emit: counts of this CTA's slice, the CTAs before it from the leader, then the writes */
+    auto get = [&](int i) { return cached ? cache[i - s0] : mrt_topk_key(row[i]); };
+    mrt_topk_count<T>(get, s0, s1, s, sh, tid);
+    mrt_topk_bar<T>();
+    uint32_t g, e, tg, te;
+    mrt_topk_warp_base<T>(sh, tid, &g, &e, &tg, &te);
+    if (tid == 0) Lsh->cnt[0][q] = tg, Lsh->cnt[1][q] = te;
     mrt_tkc_sync(); /* every CTA's counts are in the leader */
-    uint32_t bg = 0, be = 0, all_g = 0;
-    for (int r = 0; r < C; r++) {
-        const uint32_t cg = Lsh->cnt[0][r], ce = Lsh->cnt[1][r];
-        if (r < (int)q) bg += cg, be += ce;
-        all_g += cg;
-    }
-    {
-        uint32_t sg = bg + (ex >> 16), se = be + (ex & 0xFFFFu);
-        for (int i = m0; i < m1; i++) {
-            const uint32_t key = MRT_TKC_KEY(i);
-            if (key == 0u) continue;
-            if (tkey ? key > tkey : key >= lo) {
-                Lckey[sg] = key, Lcidx[sg] = i, sg++;
-            } else if (tkey && key == tkey) {
-                if (se < need) Lckey[gt + se] = key, Lcidx[gt + se] = i;
-                se++;
-            }
-        }
-    }
+    for (int r = 0; r < (int)q; r++) g += Lsh->cnt[0][r], e += Lsh->cnt[1][r];
+    mrt_tkc_sync(); /* nothing reads the leader's shared memory any more: CTAs may exit */
 #undef MRT_TKC_KEY
-    mrt_tkc_sync(); /* every candidate is in the leader; nothing reads the other CTAs any more */
-    if (q != 0) return;
-
-    /* 4. the leader sorts */
-    const uint32_t c = tkey ? gt + need : all_g;
-    uint32_t maxkey = sh->maxkey;
-    if (tkey) maxkey = max(maxkey, tkey);
-    mrt_topk_sort<T>(ckey, cidx, c, tkey ? tkey : lo, maxkey, k, out, g0, bcur, bkey, bidx, sh, tid);
+    mrt_topk_write<T>(get, s0, s1, s, g, e, out, tid);
+    if (q == 0)
+        for (int r = (int)min(nvalid, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
 }
 
 /* Rows [r0, r1) of the op: the tile of the plan (payload r0 r1). */
