@@ -230,7 +230,9 @@ typedef struct mrt_gpu_exec mrt_gpu_exec;
 mrt_status mrt_gpu_exec_new(mrt_plan *p, int copies, mrt_gpu_exec **out);
 void mrt_gpu_exec_free(mrt_gpu_exec *x);
 /* Host <-> device for graph tensor `tensor`; `copy` selects a weight/cache copy (0 for
- * other tensors). Poison fills with 0xFF (NaN for floats, NaN codes for e4m3). */
+ * other tensors). Poison fills with 0xFF (NaN for floats, NaN codes for e4m3). All three are
+ * in order with the executor's steps: upload and download wait for the steps already
+ * launched and return when the copy is done; poison is queued behind them. */
 mrt_status mrt_gpu_upload(mrt_gpu_exec *x, int tensor, int copy, const void *host);
 mrt_status mrt_gpu_download(mrt_gpu_exec *x, int tensor, int copy, void *host);
 mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor);

@@ -291,7 +291,8 @@ static mrt_status mega_load(mrt_gpu_exec *x) {
         if (!e) e = cudaMalloc(&m->events, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE);
         if (!e) e = cudaMalloc(&m->tickets, 3 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
         if (!e) e = cudaMalloc(&m->launches, 4);
-        if (!e) e = cudaMemcpy(m->table, rows, nrows * sizeof *rows, cudaMemcpyHostToDevice);
+        if (!e) e = cudaMemcpyAsync(m->table, rows, nrows * sizeof *rows, cudaMemcpyHostToDevice, x->stream);
+        if (!e) e = cudaStreamSynchronize(x->stream); /* rows is freed below */
         if (e) st = mrt_gpu_cuda_fail(x, e, "mega: buffers");
     }
     free(rows);
@@ -312,11 +313,13 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
     if (reload) {
         /* a (re)loaded plan starts its own count of steps: thresholds scale with the epoch,
          * which holds only while every step since the counters' last reset ran this plan */
-        cudaError_t e = cudaMemset(m->events, 0, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE);
-        if (!e) e = cudaMemset(m->tickets, 0, 3 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
-        if (!e) e = cudaMemset(m->launches, 0, 4);
-        if (!e) e = cudaMemcpy(m->instr, p->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4,
-                               cudaMemcpyHostToDevice);
+        /* on the step's stream, behind any step still running (the legacy stream would not wait) */
+        cudaError_t e = cudaMemsetAsync(m->events, 0, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE, x->stream);
+        if (!e) e = cudaMemsetAsync(m->tickets, 0, 3 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE, x->stream);
+        if (!e) e = cudaMemsetAsync(m->launches, 0, 4, x->stream);
+        if (!e) e = cudaMemcpyAsync(m->instr, p->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4,
+                                    cudaMemcpyHostToDevice, x->stream);
+        if (!e) e = cudaStreamSynchronize(x->stream); /* p->instr is pageable host memory */
         if (e) return mrt_gpu_cuda_fail(x, e, "mega: upload");
     }
     mrt_mega_args a = {m->instr, p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,

@@ -52,7 +52,7 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
             cudaError_t e = cudaMalloc((void **)&s->c, (size_t)M * N * 4);
             size_t ws = mrt_gpu_gemm_workspace_bytes(0, M, N, K, 1, plan_split(x, op, K / 128));
             if (!e && ws) e = cudaMalloc(&s->ws, ws);
-            if (!e && ws) e = cudaMemset(s->ws, 0, ws); /* tickets start at zero; runs leave them so */
+            if (!e && ws) e = cudaMemsetAsync(s->ws, 0, ws, x->stream); /* tickets start at zero; runs leave them so */
             if (e) return mrt_gpu_cuda_fail(x, e, "serial: GEMM buffers");
             for (int c = 0; c < x->copies; c++) {
                 mrt_gpu_gemm_fp8_args ga;
@@ -73,7 +73,7 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
             const int split = bmm ? 1 : plan_split(x, op, K / 128);
             size_t ws = mrt_gpu_gemm_workspace_bytes(bmm ? 2 : 1, M, N, K, batches, split);
             cudaError_t e = ws ? cudaMalloc(&s->ws, ws) : cudaSuccess;
-            if (!e && ws) e = cudaMemset(s->ws, 0, ws);
+            if (!e && ws) e = cudaMemsetAsync(s->ws, 0, ws, x->stream);
             if (e) return mrt_gpu_cuda_fail(x, e, "serial: GEMM workspace");
             for (int c = 0; c < x->copies; c++) {
                 mrt_gpu_gemm_bf16_args ga;
@@ -116,7 +116,7 @@ mrt_status mrt_gpu_exec_new(mrt_plan *p, int copies, mrt_gpu_exec **out) {
         size_t all = x->bytes[t] * (size_t)(p->tensors[t].partials > 1 ? p->tensors[t].partials : 1);
         for (int c = 0; c < (rotates(tt) ? copies : 1) && !st; c++)
             if ((e = cudaMalloc(&x->dev[t][c], all))) st = mrt_gpu_cuda_fail(x, e, tt->name);
-            else if ((e = cudaMemset(x->dev[t][c], 0xFF, all))) st = mrt_gpu_cuda_fail(x, e, tt->name);
+            else if ((e = cudaMemsetAsync(x->dev[t][c], 0xFF, all, x->stream))) st = mrt_gpu_cuda_fail(x, e, tt->name);
     }
     if (!st) st = prepare_gemms(x);
     if (st) {
@@ -162,14 +162,19 @@ static mrt_status check_tensor(mrt_gpu_exec *x, int tensor, int copy) {
 mrt_status mrt_gpu_upload(mrt_gpu_exec *x, int tensor, int copy, const void *host) {
     mrt_status st = check_tensor(x, tensor, copy);
     if (st) return st;
-    cudaError_t e = cudaMemcpy(x->dev[tensor][copy], host, x->bytes[tensor], cudaMemcpyHostToDevice);
+    /* on the executor's stream (non-blocking: the legacy stream's copies would not wait for a
+     * step still running, and a test replaying steps then saw its fresh poison or inputs land
+     * in the middle of one) */
+    cudaError_t e = cudaMemcpyAsync(x->dev[tensor][copy], host, x->bytes[tensor], cudaMemcpyHostToDevice, x->stream);
+    if (!e) e = cudaStreamSynchronize(x->stream);
     return e ? mrt_gpu_cuda_fail(x, e, x->g->tensors[tensor].name) : MRT_OK;
 }
 
 mrt_status mrt_gpu_download(mrt_gpu_exec *x, int tensor, int copy, void *host) {
     mrt_status st = check_tensor(x, tensor, copy);
     if (st) return st;
-    cudaError_t e = cudaMemcpy(host, x->dev[tensor][copy], x->bytes[tensor], cudaMemcpyDeviceToHost);
+    cudaError_t e = cudaMemcpyAsync(host, x->dev[tensor][copy], x->bytes[tensor], cudaMemcpyDeviceToHost, x->stream);
+    if (!e) e = cudaStreamSynchronize(x->stream);
     return e ? mrt_gpu_cuda_fail(x, e, x->g->tensors[tensor].name) : MRT_OK;
 }
 
@@ -179,12 +184,14 @@ mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor) {
     int n = rotates(&x->g->tensors[tensor]) ? x->copies : 1;
     const int planes = x->p->tensors[tensor].partials > 1 ? x->p->tensors[tensor].partials : 1;
     for (int c = 0; c < n; c++) {
-        cudaError_t e = cudaMemset(x->dev[tensor][c], 0xFF, x->bytes[tensor] * planes);
+        cudaError_t e = cudaMemsetAsync(x->dev[tensor][c], 0xFF, x->bytes[tensor] * planes, x->stream);
         if (e) return mrt_gpu_cuda_fail(x, e, x->g->tensors[tensor].name);
     }
     for (int o = 0; o < MRT_MAX_OPS; o++)
-        if (x->op[o].c) cudaMemset(x->op[o].c, 0xFF, (size_t)op_in(x->g, &x->g->ops[o], 0)->dims[0] *
-                                                          op_in(x->g, &x->g->ops[o], 2)->dims[0] * 4);
+        if (x->op[o].c)
+            cudaMemsetAsync(x->op[o].c, 0xFF,
+                            (size_t)op_in(x->g, &x->g->ops[o], 0)->dims[0] * op_in(x->g, &x->g->ops[o], 2)->dims[0] * 4,
+                            x->stream);
     return MRT_OK;
 }
 

@@ -111,7 +111,7 @@ static mrt_status mega_trace(mrt_gpu_exec *x, int copy, mrt_trace *t) {
     /* a warm step (reloading the plan for this copy), then the recorded one */
     mrt_status st = mrt_gpu_mega_launch(x, copy, 1, x->mega_stamps);
     if (!st) st = mrt_gpu_sync(x);
-    if (!st && (e = cudaMemset(x->mega_stamps, 0, n * 8))) st = mrt_gpu_cuda_fail(x, e, "trace: clear stamps");
+    if (!st && (e = cudaMemsetAsync(x->mega_stamps, 0, n * 8, x->stream))) st = mrt_gpu_cuda_fail(x, e, "trace: clear stamps");
     if (!st) st = mrt_gpu_mega_launch(x, copy, 0, x->mega_stamps);
     if (!st) st = mrt_gpu_sync(x);
     if (st) return st;
