@@ -126,7 +126,7 @@ extern "C" int mrt_gpu_index_logits(const void *q8i, const float *wI, const void
 }
 
 template <int T> static cudaError_t mrt_topk_launch(const mrt_topk_args &a, cudaStream_t s) {
-    const long long bytes = mrt_topk_smem_bytes(a.cache_keys);
+    const long long bytes = mrt_topk_smem_bytes(a.kv, a.cache_keys);
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
     auto k = ts ? mrt_topk_kernel<T, true> : mrt_topk_kernel<T, false>;
     cudaError_t e = mrt_gpu_raise_smem((const void *)k, (int)bytes);
@@ -161,6 +161,8 @@ extern "C" int mrt_gpu_topk_variant(int variant, const float *logits, int *out, 
     mrt_topk_args a;
     a.logits = logits, a.out = out, a.M = M, a.kv = kv, a.k = k;
     a.cache_keys = kv <= MRT_TOPK_CACHE_MAX ? kv : 0;
+    if (variant < 2 && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
+        return mrt_gpu_fail(why, n, "%s: kv = %d: the row's bitmaps do not fit shared memory", F, kv);
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t e = variant == 0   ? mrt_topk_launch<1024>(a, s)
                     : variant == 1 ? mrt_topk_launch<512>(a, s)

@@ -173,8 +173,8 @@ static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, 
         a.logits = (const float *)D(op->in[0]), a.out = (int *)D(op->out[0]);
         a.M = (int)l->dims[0], a.kv = (int)l->dims[1], a.k = op->p.i[0];
         if (a.k < 1) return refuse(x, op, "k must be >= 1");
-        a.cache_keys = a.kv <= MRT_TOPK_CACHE_MAX && mrt_topk_smem_bytes(a.kv) <= smem ? a.kv : 0;
-        if (mrt_topk_smem_bytes(a.cache_keys) > smem) return refuse(x, op, "its row state does not fit shared memory");
+        a.cache_keys = a.kv <= MRT_TOPK_CACHE_MAX && mrt_topk_smem_bytes(a.kv, a.kv) <= smem ? a.kv : 0;
+        if (mrt_topk_smem_bytes(a.kv, a.cache_keys) > smem) return refuse(x, op, "its row state does not fit shared memory");
         return MRT_OK;
     }
     default: return refuse(x, op, "no megakernel code for this op kind");

@@ -8,14 +8,17 @@
  * -0.0 is folded into +0.0 (the reference compares with ==) and non-finite values map to 0,
  * which no finite value reaches (the smallest finite key is 0x00800000), so 0 = "excluded".
  *
- *  1. Load the row (into shared memory when it fits) and count the finite values.
- *  2. Radix select, MSB first, digits of 12, 12 and 8 bits: a shared histogram of the keys that
- *     match the prefix so far, then the digit where the k-th largest lies. It ends when the
- *     digit's whole bin is taken (then: every key >= the prefix) or at the full 32-bit key T
- *     (then: every key > T and the first `need` keys == T in index order).
- *  3. Emit in index order: each warp owns a contiguous segment of the row, counts its selected
- *     keys (ballots), a scan over the warps (and, in a cluster, over the CTAs) gives each
- *     segment's first output position, and a second pass writes the indices (ballot ranks).
+ *  Radix select, MSB first, digits of 12, 12 and 8 bits: a shared histogram of the keys that
+ *  match the prefix so far, then the digit where the k-th largest lies. It ends when the
+ *  digit's whole bin is taken (then: every key >= the prefix) or at the full 32-bit key T
+ *  (then: every key > T and the first `need` keys == T in index order). Then the indices are
+ *  written in index order:
+ *  - one CTA a row (mrt_topk_row): the row is read twice (histogram; then bitmaps of the
+ *    selected keys and a list of the threshold digit's keys, which later passes resolve), and
+ *    the output comes from the bitmaps, a few words a thread;
+ *  - a cluster a row (mrt_topk_row_cluster): each warp owns a segment of its CTA's slice,
+ *    counts its selected keys (ballots), scans over the warps and the CTAs give each segment's
+ *    first output position, and a second pass writes the indices (ballot ranks).
  * No sort: ascending index order is the output order, so the candidates never need ranking.
  * (Until 2026-11-29 the output was sorted by logit; the sort was half of the op: H200, GLM-5
  * M=16 KV=8192, 13.88 us a step with it, 7.24 us without it.) Every step is a pass over shared
@@ -39,15 +42,19 @@ struct mrt_topk_args {
 
 /* Scalars shared by the row's threads (16-byte aligned size: the cache after it takes uint4). */
 struct alignas(16) mrt_topk_shared {
-    uint32_t nvalid, dsel, above, eqcnt;
+    uint32_t nvalid, dsel, above, eqcnt, lcount;
     uint32_t wsum[32];
     uint32_t wg[32], we[32]; /* per warp: selected keys above the threshold, keys equal to it */
     uint32_t cnt[2][16];     /* cluster variant: the same per CTA, in the leader */
 };
 
-/* Shared memory of the one-CTA row: scalars | hist[NB] | cache[cache_keys]. */
-static __host__ __device__ __forceinline__ long long mrt_topk_smem_bytes(int cache_keys) {
-    return (long long)sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4 + (long long)cache_keys * 4;
+#define MRT_TOPK_LIST 4096 /* one-CTA row: keys of the threshold's 12-bit bin resolved as a list */
+
+/* Shared memory of the one-CTA row of kv logits: scalars | hist[NB] | lkey[LIST] | lidx[LIST] |
+ * sel[W] | tie[W] | cache[cache_keys], W = ceil(kv / 32) (bitmaps of the row). */
+static __host__ __device__ __forceinline__ long long mrt_topk_smem_bytes(int kv, int cache_keys) {
+    return (long long)sizeof(mrt_topk_shared) + (MRT_TOPK_NB + 2LL * MRT_TOPK_LIST) * 4 + 2LL * ((kv + 31) / 32) * 4 +
+           (long long)cache_keys * 4;
 }
 
 template <int T> static __device__ __forceinline__ void mrt_topk_bar() {
@@ -193,81 +200,140 @@ static __device__ __forceinline__ void mrt_topk_write(G get, int b0, int b1, con
     }
 }
 
-/* Step 2 of the one-CTA row: the selection of the k largest of nvalid finite keys. */
-template <int T>
-static __device__ mrt_topk_sel mrt_topk_select(const float *row, const uint32_t *cache, bool cached, int kv, int k,
-                                               uint32_t nvalid, uint32_t *hist, mrt_topk_shared *sh, int tid) {
-    mrt_topk_sel s = {1u, 0u, 0u}; /* every finite key */
-    if (nvalid <= (uint32_t)k) return s;
-    uint32_t prefix = 0u, pmask = 0u, krem = (uint32_t)k;
-    const int shifts[3] = {20, 8, 0}, bits[3] = {12, 12, 8};
-    for (int p = 0; p < 3; p++) {
-        const int nb = 1 << bits[p], sft = shifts[p];
+/* Radix passes 1 and 2 (digits of 12 and 8 bits) over n keys get(0 .. n) of which those
+ * matching `prefix` under `pmask` (the 12-bit digit of pass 0) hold the krem-th largest:
+ * the selection among them, as mrt_topk_sel. Starts and ends with barriers' worth of order:
+ * hist is free on entry and again on return. */
+template <int T, class G>
+static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, uint32_t pmask, uint32_t krem,
+                                               uint32_t *hist, mrt_topk_shared *sh, int tid) {
+    for (int p = 1; p < 3; p++) {
+        const int nb = p == 1 ? MRT_TOPK_NB : 256, sft = p == 1 ? 8 : 0;
         for (int i = tid; i < nb; i += T) hist[i] = 0u;
         mrt_topk_bar<T>();
-        for (int i = tid; i < kv; i += T) {
-            const uint32_t key = mrt_topk_get(row, cache, cached, i);
+        for (int i = tid; i < n; i += T) {
+            const uint32_t key = get(i);
             if (key != 0u && (key & pmask) == prefix) atomicAdd(&hist[(key >> sft) & (uint32_t)(nb - 1)], 1u);
         }
         mrt_topk_bar<T>();
         mrt_topk_find<T>(hist, nb, krem, sh, tid);
         krem -= sh->above;
         prefix |= sh->dsel << sft, pmask |= (uint32_t)(nb - 1) << sft;
-        if (krem == sh->eqcnt) { /* the digit's whole bin is taken: every key >= prefix (low bits 0) */
-            s.lo = prefix;
-            return s;
-        }
+        if (krem == sh->eqcnt) return mrt_topk_sel{prefix, 0u, 0u}; /* the whole bin: every key >= prefix */
     }
-    s.tkey = prefix, s.need = krem;
-    return s;
+    return mrt_topk_sel{1u, prefix, krem};
 }
 
 /* Row `row` (kv logits) -> out[0, k). T threads, tid 0..T-1; smem as mrt_topk_smem_bytes
- * (cache_keys >= kv: the row is cached; 0: read from global memory in every pass). */
+ * (cache_keys >= kv: the row is cached; 0: read from global memory in both passes).
+ *  pass 0: load (cache), count the finite keys, histogram of the top 12 bits; the digit
+ *          holding the k-th largest (mrt_topk_find);
+ *  pass 1: bitmaps of the row, one ballot word per warp and 32 keys: `sel` = keys above that
+ *          digit (or the final selection, when it is already known), and the keys of the
+ *          digit itself into a list (index and key; at most MRT_TOPK_LIST of them, else
+ *          radix passes over the row settle the selection before pass 1);
+ *  list:   radix passes over the list settle the threshold; its selected keys are or-ed into
+ *          `sel`, the keys equal to the threshold into `tie`;
+ *  emit:   each thread owns a run of bitmap words: counts, two scans, then the indices of its
+ *          words in order, taking ties while fewer than `need` precede them.
+ * The row is read twice; everything after pass 1 is a few words a thread. */
 template <int T>
 static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, uint8_t *smem, int cache_keys,
                                     int tid) {
     static_assert(T % 32 == 0 && T <= 1024 && MRT_TOPK_NB % T == 0, "topk: T must be a warp multiple dividing NB");
     mrt_topk_shared *sh = (mrt_topk_shared *)smem;
     uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
-    uint32_t *cache = hist + MRT_TOPK_NB;
+    uint32_t *lkey = hist + MRT_TOPK_NB;
+    int *lidx = (int *)(lkey + MRT_TOPK_LIST);
+    const int W = (kv + 31) / 32;
+    uint32_t *sel = (uint32_t *)(lidx + MRT_TOPK_LIST), *tie = sel + W, *cache = tie + W;
     const bool cached = kv <= cache_keys;
-    const int lane = tid & 31;
+    const int lane = tid & 31, warp = tid >> 5;
 
-    if (tid == 0) sh->nvalid = 0;
+    for (int i = tid; i < MRT_TOPK_NB; i += T) hist[i] = 0u;
+    if (tid == 0) sh->nvalid = 0, sh->lcount = 0;
     mrt_topk_bar<T>();
 
-    /* 1. load, count finite values */
+    /* pass 0 */
     uint32_t nv = 0;
-    if (cached && (kv & 3) == 0 && ((uintptr_t)row & 15) == 0) {
+    if ((kv & 3) == 0 && ((uintptr_t)row & 15) == 0) {
         for (int i = tid; i < kv / 4; i += T) {
             const float4 v = ((const float4 *)row)[i];
             const uint4 c = make_uint4(mrt_topk_key(v.x), mrt_topk_key(v.y), mrt_topk_key(v.z), mrt_topk_key(v.w));
-            ((uint4 *)cache)[i] = c;
-            nv += (c.x != 0u) + (c.y != 0u) + (c.z != 0u) + (c.w != 0u);
+            if (cached) ((uint4 *)cache)[i] = c;
+            if (c.x) atomicAdd(&hist[c.x >> 20], 1u), nv++;
+            if (c.y) atomicAdd(&hist[c.y >> 20], 1u), nv++;
+            if (c.z) atomicAdd(&hist[c.z >> 20], 1u), nv++;
+            if (c.w) atomicAdd(&hist[c.w >> 20], 1u), nv++;
         }
     } else {
         for (int i = tid; i < kv; i += T) {
             const uint32_t c = mrt_topk_key(row[i]);
             if (cached) cache[i] = c;
-            nv += c != 0u;
+            if (c) atomicAdd(&hist[c >> 20], 1u), nv++;
         }
     }
     nv = __reduce_add_sync(0xffffffffu, nv);
     if (lane == 0 && nv) atomicAdd(&sh->nvalid, nv);
     mrt_topk_bar<T>();
     const uint32_t nvalid = sh->nvalid;
-
-    /* 2. radix select */
-    const mrt_topk_sel s = mrt_topk_select<T>(row, cache, cached, kv, k, nvalid, hist, sh, tid);
-
-    /* 3. emit in index order */
     auto get = [&](int i) { return mrt_topk_get(row, cache, cached, i); };
-    mrt_topk_count<T>(get, 0, kv, s, sh, tid);
+
+    /* the selection, or the 12-bit digit whose keys go to the list */
+    mrt_topk_sel s = {1u, 0u, 0u}; /* every finite key */
+    bool listing = false;
+    uint32_t dsel = 0u, krem = (uint32_t)k;
+    if (nvalid > (uint32_t)k) {
+        mrt_topk_find<T>(hist, MRT_TOPK_NB, krem, sh, tid);
+        dsel = sh->dsel, krem -= sh->above;
+        if (krem == sh->eqcnt) s.lo = dsel << 20; /* the digit's whole bin is taken */
+        else if (sh->eqcnt <= MRT_TOPK_LIST) listing = true;
+        else s = mrt_topk_refine<T>(get, kv, dsel << 20, 0xFFF00000u, krem, hist, sh, tid);
+    }
+
+    /* pass 1 */
+    for (int base = 0; base < kv; base += T) {
+        const int i = base + tid;
+        const uint32_t key = i < kv ? get(i) : 0u;
+        const bool in_bin = listing && key != 0u && (key >> 20) == dsel;
+        const uint32_t ws = __ballot_sync(0xffffffffu, listing ? key != 0u && (key >> 20) > dsel : mrt_topk_above(s, key));
+        const uint32_t wt = __ballot_sync(0xffffffffu, !listing && s.tkey != 0u && key == s.tkey);
+        if (lane == 0 && base + warp * 32 < kv) sel[(base >> 5) + warp] = ws, tie[(base >> 5) + warp] = wt;
+        const uint32_t ml = __ballot_sync(0xffffffffu, in_bin);
+        if (ml) {
+            uint32_t slot = 0;
+            if (lane == 0) slot = atomicAdd(&sh->lcount, (uint32_t)__popc(ml));
+            slot = __shfl_sync(0xffffffffu, slot, 0) + (uint32_t)__popc(ml & ((1u << lane) - 1u));
+            if (in_bin) lkey[slot] = key, lidx[slot] = i;
+        }
+    }
     mrt_topk_bar<T>();
-    uint32_t g, e, tg, te;
-    mrt_topk_warp_base<T>(sh, tid, &g, &e, &tg, &te);
-    mrt_topk_write<T>(get, 0, kv, s, g, e, out, tid);
+
+    /* the list */
+    if (listing) {
+        const int n = (int)sh->lcount;
+        s = mrt_topk_refine<T>([&](int i) { return lkey[i]; }, n, dsel << 20, 0xFFF00000u, krem, hist, sh, tid);
+        for (int p = tid; p < n; p += T) {
+            const uint32_t key = lkey[p], b = 1u << (lidx[p] & 31);
+            if (mrt_topk_above(s, key)) atomicOr(&sel[lidx[p] >> 5], b);
+            else if (s.tkey != 0u && key == s.tkey) atomicOr(&tie[lidx[p] >> 5], b);
+        }
+        mrt_topk_bar<T>();
+    }
+
+    /* emit */
+    const int per = (W + T - 1) / T, w0 = min(W, tid * per), w1 = min(W, w0 + per);
+    uint32_t cs = 0, ct = 0, ts, tt;
+    for (int w = w0; w < w1; w++) cs += (uint32_t)__popc(sel[w]), ct += (uint32_t)__popc(tie[w]);
+    const uint32_t es = mrt_topk_scan<T>(cs, sh, &ts, tid);
+    mrt_topk_bar<T>(); /* wsum is rewritten by the next scan */
+    const uint32_t et = mrt_topk_scan<T>(ct, sh, &tt, tid);
+    uint32_t pos = es + min(et, s.need), ties = s.need > et ? s.need - et : 0u; /* ties this run may take */
+    for (int w = w0; w < w1; w++) {
+        uint32_t m = sel[w], t = tie[w];
+        for (; t && ties; ties--) m |= t & (0u - t), t &= t - 1u; /* the lowest ties first */
+        for (; m; m &= m - 1u) out[pos++] = w * 32 + __ffs(m) - 1;
+    }
     for (int r = (int)min(nvalid, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
     mrt_topk_bar<T>(); /* the next row reuses shared memory */
 }
