@@ -51,9 +51,11 @@ struct alignas(16) mrt_topk_shared {
 #define MRT_TOPK_LIST 4096 /* one-CTA row: keys of the threshold's 12-bit bin resolved as a list */
 
 /* Shared memory of the one-CTA row of kv logits: scalars | hist[NB] | lkey[LIST] | lidx[LIST] |
- * sel[W] | tie[W] | cache[cache_keys], W = ceil(kv / 32) (bitmaps of the row). */
+ * sel[W] | tie[W] | cache[cache_keys]: W = mrt_topk_words(kv), the words of the row's bitmaps,
+ * rounded up to 4 so the cache stays 16-byte aligned (uint4 stores). */
+static __host__ __device__ __forceinline__ int mrt_topk_words(int kv) { return ((kv + 31) / 32 + 3) & ~3; }
 static __host__ __device__ __forceinline__ long long mrt_topk_smem_bytes(int kv, int cache_keys) {
-    return (long long)sizeof(mrt_topk_shared) + (MRT_TOPK_NB + 2LL * MRT_TOPK_LIST) * 4 + 2LL * ((kv + 31) / 32) * 4 +
+    return (long long)sizeof(mrt_topk_shared) + (MRT_TOPK_NB + 2LL * MRT_TOPK_LIST) * 4 + 2LL * mrt_topk_words(kv) * 4 +
            (long long)cache_keys * 4;
 }
 
@@ -245,8 +247,8 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
     uint32_t *lkey = hist + MRT_TOPK_NB;
     int *lidx = (int *)(lkey + MRT_TOPK_LIST);
-    const int W = (kv + 31) / 32;
-    uint32_t *sel = (uint32_t *)(lidx + MRT_TOPK_LIST), *tie = sel + W, *cache = tie + W;
+    const int W = (kv + 31) / 32; /* the bitmaps' words in use */
+    uint32_t *sel = (uint32_t *)(lidx + MRT_TOPK_LIST), *tie = sel + mrt_topk_words(kv), *cache = tie + mrt_topk_words(kv);
     const bool cached = kv <= cache_keys;
     const int lane = tid & 31, warp = tid >> 5;
 
