@@ -1,28 +1,27 @@
 #!/bin/bash
-# The next session's first device run (written 2026-11-29, end of session 4). Commits after
-# 64c8017 (the last verified) are compile-checked only: the epilogues read their row's inputs
-# (cache slot, RoPE cos/sin, gate partials) before their reductions, and the split-K sums of
-# the standalone store and the megakernel's finalization jobs share mrt_sum_splits (8 splits'
-# loads in flight); the megakernel's GEMM tile takes its TMA descriptors as pointers; the E1 /
-# top-k launchers and the PDL bench raise shared memory attributes (mrt_gpu_raise_smem). This
-# run re-verifies every GPU test those touch (byte equality with serial and the CPU
-# executor), then the step of the three executors, the mega trace, memcheck.
+# The next session's first device run (written 2026-11-29, end of session 5). Everything up to
+# 4852767 ran on the H200, but the final F1 (one-CTA row from bitmaps, cc82354 + 4852767) was
+# checked only by test_index_ops --quick, test_serial --quick and test_mega_prefix: this run
+# adds the full F1 suite with its timings, the serial step at all 17 shapes against the CPU
+# executor, racecheck of the F1 / E1 kernels, the step and the KV = 65536 sweep rows that still
+# show the five-pass F1 (bench/RESULTS.md, session 5).
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_or_exit
 echo "build $((SECONDS - t0)) s"
 {
-for t in test_numerics_gpu "test_gemm_fp8 --quick" "test_gemm_bf16 --quick" "test_serial --quick" \
-         "test_index_ops --quick" test_mega_prefix test_mega test_trace_gpu; do
-    set -- $t
-    timeout 120 build/tests/gpu/$t > "$O/$1.log" 2>&1; echo "$t rc=$? $(tail -1 "$O/$1.log")"; grep FAIL "$O/$1.log" | head -5
+for t in test_index_ops test_serial test_mega_prefix test_mega; do
+    timeout 240 build/tests/gpu/$t > "$O/$t.log" 2>&1; echo "$t rc=$? $(tail -1 "$O/$t.log")"; grep FAIL "$O/$t.log" | head -5
 done
+grep -E "TIME F1" "$O/test_index_ops.log" | cut -c1-150
+timeout 60 compute-sanitizer --tool racecheck build/tests/gpu/test_index_ops --tiny > "$O/racecheck-index.log" 2>&1
+echo "racecheck index_ops --tiny rc=$? $(grep -E 'RACECHECK SUMMARY' "$O/racecheck-index.log" | tail -1) $(tail -1 "$O/racecheck-index.log")"
 timeout 60 build/megartp bench glm5-prefix --modes serial,cmp,mega > "$O/bench.md" 2>&1; echo "bench rc=$?"
 grep -E "^\| " "$O/bench.md"
-timeout 30 build/megartp trace glm5-prefix --backend mega -o "$O/trace-mega.json" > "$O/trace-mega.txt" 2>&1
-sed -n 4,14p "$O/trace-mega.txt"
-timeout 60 build/megartp run glm5-prefix --backend mega > "$O/run-mega.txt" 2>&1; echo "run --backend mega rc=$?"; tail -2 "$O/run-mega.txt"
-timeout 120 compute-sanitizer --tool memcheck build/tests/gpu/test_mega_prefix --quick > "$O/memcheck.log" 2>&1
-echo "memcheck rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck.log" | tail -1)"
+for s in "64 2 65536" "128 2 65536"; do
+    set -- $s
+    timeout 90 build/megartp bench glm5-prefix --m $1 --batch $2 --kv $3 --modes serial,mega --reps 30 > "$O/sweep-$1-$3.md" 2>&1
+    echo "sweep M=$1 KV=$3 rc=$? $(grep -E 'F1|step, |same-bytes' "$O/sweep-$1-$3.md" | tr -s ' ' | cut -c1-90 | tr '\n' ' ')"
+done
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
