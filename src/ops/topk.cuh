@@ -144,7 +144,7 @@ template <int T> static __device__ __forceinline__ void mrt_topk_segment(int b0,
     *a = min(b1, b0 + warp * seg), *b = min(b1, *a + seg);
 }
 
-/* Step 3a: each warp counts the selected keys of its segment of [b0, b1): above the threshold
+/* Cluster emit, part 1: each warp counts the selected keys of its segment of [b0, b1): above the threshold
  * into sh->wg[warp], equal to it into sh->we[warp]. The caller puts a barrier after it. */
 template <int T, class G>
 static __device__ __forceinline__ void mrt_topk_count(G get, int b0, int b1, const mrt_topk_sel &s, mrt_topk_shared *sh,
@@ -162,7 +162,7 @@ static __device__ __forceinline__ void mrt_topk_count(G get, int b0, int b1, con
     if (lane == 0) sh->wg[warp] = ng, sh->we[warp] = ne;
 }
 
-/* After step 3a's barrier: the counts of the warps before this one (*g above, *e equal) and
+/* After part 1's barrier: the counts of the warps before this one (*g above, *e equal) and
  * of all T / 32 warps (*tg, *te). */
 template <int T>
 static __device__ __forceinline__ void mrt_topk_warp_base(const mrt_topk_shared *sh, int tid, uint32_t *g, uint32_t *e,
@@ -179,7 +179,7 @@ static __device__ __forceinline__ void mrt_topk_warp_base(const mrt_topk_shared 
     *g = __shfl_sync(0xffffffffu, ig - vg, warp), *e = __shfl_sync(0xffffffffu, ie - ve, warp);
 }
 
-/* Step 3b: writes the selected indices of this warp's segment in index order; g and e: the
+/* Cluster emit, part 2: writes the selected indices of this warp's segment in index order; g and e: the
  * keys above / equal to the threshold before the segment (in the whole row). A key equal to
  * the threshold is taken while fewer than s.need of them precede it. */
 template <int T, class G>
