@@ -144,8 +144,8 @@ template <int T> static __device__ __forceinline__ void mrt_topk_segment(int b0,
     *a = min(b1, b0 + warp * seg), *b = min(b1, *a + seg);
 }
 
-/* Cluster emit, part 1: each warp counts the selected keys of its segment of [b0, b1): above the threshold
- * into sh->wg[warp], equal to it into sh->we[warp]. The caller puts a barrier after it. */
+/* Cluster emit, part 1: each warp counts the selected keys of its segment of [b0, b1): above
+ * the threshold into sh->wg[warp], equal to it into sh->we[warp]. A barrier must follow. */
 template <int T, class G>
 static __device__ __forceinline__ void mrt_topk_count(G get, int b0, int b1, const mrt_topk_sel &s, mrt_topk_shared *sh,
                                                       int tid) {
@@ -179,9 +179,9 @@ static __device__ __forceinline__ void mrt_topk_warp_base(const mrt_topk_shared 
     *g = __shfl_sync(0xffffffffu, ig - vg, warp), *e = __shfl_sync(0xffffffffu, ie - ve, warp);
 }
 
-/* Cluster emit, part 2: writes the selected indices of this warp's segment in index order; g and e: the
- * keys above / equal to the threshold before the segment (in the whole row). A key equal to
- * the threshold is taken while fewer than s.need of them precede it. */
+/* Cluster emit, part 2: writes the selected indices of this warp's segment in index order;
+ * g and e: the keys above / equal to the threshold before the segment (in the whole row). A
+ * key equal to the threshold is taken while fewer than s.need of them precede it. */
 template <int T, class G>
 static __device__ __forceinline__ void mrt_topk_write(G get, int b0, int b1, const mrt_topk_sel &s, uint32_t g,
                                                       uint32_t e, int *out, int tid) {
