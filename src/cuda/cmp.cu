@@ -6,9 +6,9 @@
  * Streams are assigned from the graph: an op continues the stream whose last op is one of
  * its producers, else it takes the least loaded stream; producers on other streams are
  * joined with events. PDL is used where an op has exactly one producer, that producer is the
- * previous op of its stream, and the op's first kernel waits with griddepcontrol.wait (the
- * GEMMs, A0 and the finalizations do; E1 and F1 are launched plainly, so they start only
- * after their predecessors complete). */
+ * previous op of its stream, and the op's first kernel waits with griddepcontrol.wait before
+ * it reads producer data (every kernel does: the GEMMs in their activation loader, A0, the
+ * finalizations, E1 and F1 first thing). */
 #include <string.h>
 
 #include "bench.h"
@@ -18,7 +18,7 @@
 
 static bool pdl_capable(const mrt_op *op) {
     return op->kind == MRT_OPC_ADD_RMSNORM_QUANT || op->kind == MRT_OPC_GEMM_FP8 || op->kind == MRT_OPC_GEMM_BF16 ||
-           op->kind == MRT_OPC_BMM_BF16;
+           op->kind == MRT_OPC_BMM_BF16 || op->kind == MRT_OPC_INDEX_LOGITS || op->kind == MRT_OPC_TOPK;
 }
 
 /* Issues one step for weight/cache copy `copy` on x->stream and its side streams, joined

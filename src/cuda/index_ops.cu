@@ -9,6 +9,7 @@
 #include "gemm_host.h" /* mrt_gpu_fail, mrt_gpu_raise_smem */
 #include "index_logits.cuh"
 #include "index_ops.h"
+#include "pdl.cuh"
 #include "stamp.cuh"
 #include "topk.cuh"
 #include "trace_gpu.h"
@@ -23,6 +24,7 @@ template <int MODE, int NT, int ORDER, bool TRACE>
 __global__ void __launch_bounds__(MRT_IL_THREADS, NT == 4 ? 2 : 1) mrt_index_logits_kernel(mrt_index_logits_args a, mrt_cta_stamp *ts) {
     extern __shared__ __align__(16) uint8_t mrt_il_smem[];
     mrt_stamp_start_if<TRACE>(ts);
+    mrt_pdl_entry<TRACE>(ts); /* q8i, wI (D1) and the indexer cache (B1) are producers' outputs */
     const int b = (int)blockIdx.x / a.nchunks, c = (int)blockIdx.x % a.nchunks;
     const int j0 = c * a.chunk, j1 = min(a.kv, j0 + a.chunk);
     mrt_index_logits_tile<MODE, NT, ORDER>(a, b, j0, j1, mrt_il_smem, (int)threadIdx.x);
@@ -33,6 +35,7 @@ __global__ void __launch_bounds__(MRT_IL_THREADS, NT == 4 ? 2 : 1) mrt_index_log
 template <int T, bool TRACE> __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
     extern __shared__ __align__(16) uint8_t mrt_topk_smem[];
     mrt_stamp_start_if<TRACE>(ts);
+    mrt_pdl_entry<TRACE>(ts); /* the logits are E1's */
     mrt_topk_tile<T>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topk_smem, (int)threadIdx.x);
     mrt_stamp_end_if<TRACE>(ts);
 }
@@ -54,7 +57,7 @@ static int launched(const char *what, char *why, size_t n) {
 }
 
 template <int MODE, int NT, int ORDER = 0>
-static cudaError_t mrt_il_launch(const mrt_index_logits_args &a, int grid, cudaStream_t s) {
+static cudaError_t mrt_il_launch(mrt_index_logits_args a, int grid, cudaStream_t s, int pdl) {
     const int bytes = mrt_il_layout<MODE>::SMEM_BYTES;
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(grid, "index_logits");
     auto k = ts ? mrt_index_logits_kernel<MODE, NT, ORDER, true> : mrt_index_logits_kernel<MODE, NT, ORDER, false>;
@@ -62,14 +65,13 @@ static cudaError_t mrt_il_launch(const mrt_index_logits_args &a, int grid, cudaS
         cudaError_t e = mrt_gpu_raise_smem((const void *)k, bytes);
         if (e != cudaSuccess) return e;
     }
-    k<<<grid, MRT_IL_THREADS, bytes, s>>>(a, ts);
-    return cudaSuccess;
+    void *args[2] = {&a, &ts};
+    return mrt_pdl_launch((const void *)k, dim3(grid), dim3(MRT_IL_THREADS), (size_t)bytes, args, s, pdl);
 }
 
-extern "C" int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, const void *idx_cache,
-                                            const int *pos, const int *block_table, float *logits, int M, int batch,
-                                            int kv, int heads, int dim, int block_tokens, int chunk, void *stream,
-                                            char *why, size_t n) {
+static int il_run(int variant, const void *q8i, const float *wI, const void *idx_cache, const int *pos,
+                  const int *block_table, float *logits, int M, int batch, int kv, int heads, int dim, int block_tokens,
+                  int chunk, void *stream, int pdl, char *why, size_t n) {
     const char *F = "mrt_gpu_index_logits";
     if (variant < 0 || variant > 3)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma, 2: f16 step-major, 3: f16 split chains)", F,
@@ -105,34 +107,42 @@ extern "C" int mrt_gpu_index_logits_variant(int variant, const void *q8i, const 
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t e;
     if (variant == 0)
-        e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4>(a, (int)grid, s) : mrt_il_launch<MRT_IL_F16, 8>(a, (int)grid, s);
+        e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4>(a, (int)grid, s, pdl) : mrt_il_launch<MRT_IL_F16, 8>(a, (int)grid, s, pdl);
     else if (variant == 1)
-        e = heads <= 32 ? mrt_il_launch<MRT_IL_E4M3, 4>(a, (int)grid, s) : mrt_il_launch<MRT_IL_E4M3, 8>(a, (int)grid, s);
+        e = heads <= 32 ? mrt_il_launch<MRT_IL_E4M3, 4>(a, (int)grid, s, pdl) : mrt_il_launch<MRT_IL_E4M3, 8>(a, (int)grid, s, pdl);
     else if (variant == 2)
-        e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4, 1>(a, (int)grid, s)
-                        : mrt_il_launch<MRT_IL_F16, 8, 1>(a, (int)grid, s);
+        e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4, 1>(a, (int)grid, s, pdl)
+                        : mrt_il_launch<MRT_IL_F16, 8, 1>(a, (int)grid, s, pdl);
     else
-        e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4, 2>(a, (int)grid, s)
-                        : mrt_il_launch<MRT_IL_F16, 8, 2>(a, (int)grid, s);
+        e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4, 2>(a, (int)grid, s, pdl)
+                        : mrt_il_launch<MRT_IL_F16, 8, 2>(a, (int)grid, s, pdl);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }
 
-extern "C" int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache, const int *pos,
-                                    const int *block_table, float *logits, int M, int batch, int kv, int heads,
-                                    int dim, int block_tokens, int chunk, void *stream, char *why, size_t n) {
-    return mrt_gpu_index_logits_variant(0, q8i, wI, idx_cache, pos, block_table, logits, M, batch, kv, heads, dim,
-                                        block_tokens, chunk, stream, why, n);
+extern "C" int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, const void *idx_cache,
+                                            const int *pos, const int *block_table, float *logits, int M, int batch,
+                                            int kv, int heads, int dim, int block_tokens, int chunk, void *stream,
+                                            char *why, size_t n) {
+    return il_run(variant, q8i, wI, idx_cache, pos, block_table, logits, M, batch, kv, heads, dim, block_tokens, chunk,
+                  stream, 0, why, n);
 }
 
-template <int T> static cudaError_t mrt_topk_launch(const mrt_topk_args &a, cudaStream_t s) {
+extern "C" int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache, const int *pos,
+                                    const int *block_table, float *logits, int M, int batch, int kv, int heads,
+                                    int dim, int block_tokens, int chunk, void *stream, int pdl, char *why, size_t n) {
+    return il_run(0, q8i, wI, idx_cache, pos, block_table, logits, M, batch, kv, heads, dim, block_tokens, chunk,
+                  stream, pdl, why, n);
+}
+
+template <int T> static cudaError_t mrt_topk_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
     const long long bytes = mrt_topk_smem_bytes(a.kv, a.cache_keys);
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
     auto k = ts ? mrt_topk_kernel<T, true> : mrt_topk_kernel<T, false>;
     cudaError_t e = mrt_gpu_raise_smem((const void *)k, (int)bytes);
     if (e != cudaSuccess) return e;
-    k<<<a.M, T, (size_t)bytes, s>>>(a, ts);
-    return cudaSuccess;
+    void *args[2] = {&a, &ts};
+    return mrt_pdl_launch((const void *)k, dim3(a.M), dim3(T), (size_t)bytes, args, s, pdl);
 }
 
 template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cudaStream_t s) {
@@ -147,8 +157,8 @@ template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cud
     return cudaSuccess;
 }
 
-extern "C" int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
-                                    char *why, size_t n) {
+static int topk_run(int variant, const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why,
+                    size_t n) {
     const char *F = "mrt_gpu_topk";
     if (variant < 0 || variant > 3)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: 1 CTA of 1024 threads a row, 1: of 512, 2: cluster of 8 x 256, "
@@ -164,14 +174,20 @@ extern "C" int mrt_gpu_topk_variant(int variant, const float *logits, int *out, 
     if (variant < 2 && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
         return mrt_gpu_fail(why, n, "%s: kv = %d: the row's bitmaps do not fit shared memory", F, kv);
     cudaStream_t s = (cudaStream_t)stream;
-    cudaError_t e = variant == 0   ? mrt_topk_launch<1024>(a, s)
-                    : variant == 1 ? mrt_topk_launch<512>(a, s)
+    cudaError_t e = variant == 0   ? mrt_topk_launch<1024>(a, s, pdl)
+                    : variant == 1 ? mrt_topk_launch<512>(a, s, pdl)
                     : variant == 2 ? mrt_topkc_launch<256, 8>(a, s)
                                    : mrt_topkc_launch<256, 4>(a, s);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }
 
-extern "C" int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, char *why, size_t n) {
-    return mrt_gpu_topk_variant(0, logits, out, M, kv, k, stream, why, n);
+extern "C" int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
+                                    char *why, size_t n) {
+    return topk_run(variant, logits, out, M, kv, k, stream, 0, why, n);
+}
+
+extern "C" int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why,
+                            size_t n) {
+    return topk_run(0, logits, out, M, kv, k, stream, pdl, why, n);
 }

@@ -31,10 +31,13 @@ extern "C" {
  * (mma.sync m16n8k16, products exact, f32 accumulation); the head sum and ks in fp32.
  * Measured on the H200: rel err ~6e-8 against fp64. Choose chunk so that there are about two
  * tiles per SM (batch * kv / chunk ~ 2 x 132): at M = 16, batch 2, kv 8192 chunk 64 takes 7.0 us
- * a kernel in a CUDA graph, chunk 256 (the plan's default_cfg) 13.2 us. */
+ * a kernel in a CUDA graph, chunk 256 (the plan's default_cfg) 13.2 us.
+ * pdl = 1 launches with programmatic stream serialization: the kernel may start while its
+ * predecessor on the stream ends; every thread waits (griddepcontrol.wait) before it reads
+ * anything (the same holds for mrt_gpu_topk). The variants below launch without it. */
 int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache, const int *pos,
                          const int *block_table, float *logits, int M, int batch, int kv, int heads, int dim,
-                         int block_tokens, int chunk, void *stream, char *why, size_t n);
+                         int block_tokens, int chunk, void *stream, int pdl, char *why, size_t n);
 
 /* Variants of E1 for benchmarks and tests; variant 0 is mrt_gpu_index_logits.
  *  1: e4m3 operands straight into mma.sync m16n8k32. Hopper's FP8 *wgmma* is known to keep only
@@ -54,7 +57,7 @@ int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, 
  * pads the row when it has fewer than k finite values. Of the values equal to the k-th
  * largest, the smaller indices are taken (as the CPU reference). One CTA (1024 threads) per
  * row. Limits (checked): k >= 1, kv >= 1, M >= 1. */
-int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, char *why, size_t n);
+int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why, size_t n);
 
 /* Variants of F1: 0 = mrt_gpu_topk (one CTA of 1024 threads a row), 1 = one CTA of 512 threads;
  * 2 = a thread-block cluster of 8 CTAs x 256 threads a row, 3 = a cluster of 4 x 256 (the row is

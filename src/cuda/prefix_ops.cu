@@ -10,22 +10,11 @@
 #include "add_rmsnorm_quant.cuh"
 #include "gemm_fp8_epilogues.cuh"
 #include "ops.h"
+#include "pdl.cuh" /* mrt_pdl_entry, mrt_pdl_launch */
 #include "prefix_ops.h"
 #include "stamp.cuh"
 #include "trace_gpu.h"
 #include "mega_op.h" /* mrt_epi_fill */
-
-
-/* PDL: a kernel launched with programmatic serialization may start before its
- * predecessor ends; griddepcontrol.wait (every thread, before touching any memory the
- * predecessor reads or writes) waits for it to complete with its memory visible, and is a
- * no-op without the attribute. launch_dependents right after lets the next kernel start its
- * own prologue: it waits for us the same way. */
-template <bool TRACE> static __device__ __forceinline__ void mrt_pdl_entry(mrt_cta_stamp *ts) {
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-    if (threadIdx.x == 0) mrt_stamp_ready_if<TRACE>(ts);
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-}
 
 /* TRACE (stamp.cuh): the traced twin, launched only with records */
 template <bool TRACE>
@@ -37,17 +26,6 @@ __global__ void __launch_bounds__(MRT_A0_MAX_THREADS) mrt_a0_kernel(mrt_a0_args 
     mrt_stamp_end_if<TRACE>(ts);
 }
 
-/* Launch with programmatic stream serialization when pdl is set. */
-static cudaError_t launch(const void *fn, dim3 grid, dim3 block, void **args, cudaStream_t s, int pdl) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = grid, cfg.blockDim = block, cfg.stream = s;
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = pdl ? &attr : NULL, cfg.numAttrs = pdl ? 1 : 0;
-    return cudaLaunchKernelExC(&cfg, fn, args);
-}
-
 extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t *w, uint16_t *r_new, uint16_t *x,
                           uint8_t *x8, float *sx, int M, int H, float eps, unsigned delay_ns, void *stream, int pdl,
                           char *why, size_t n) {
@@ -57,7 +35,7 @@ extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(M, "a0");
     void *args[2] = {&a, &ts};
     const void *fn = ts ? (const void *)mrt_a0_kernel<true> : (const void *)mrt_a0_kernel<false>;
-    cudaError_t e = launch(fn, dim3(M), dim3(threads), args, (cudaStream_t)stream, pdl);
+    cudaError_t e = mrt_pdl_launch(fn, dim3(M), dim3(threads), 0, args, (cudaStream_t)stream, pdl);
     return e ? mrt_gpu_fail(why, n, "a0: launch failed: %s", cudaGetErrorString(e)) : 0;
 }
 
@@ -138,6 +116,6 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, cha
     mrt_cta_stamp *ts = mrt_gpu_stamps_take((int)(grid.x * grid.y), "epilogue");
     void *args[3] = {&a, &epi, &ts};
     const void *fn = ts ? (const void *)mrt_epi_kernel<true> : (const void *)mrt_epi_kernel<false>;
-    cudaError_t ce = launch(fn, grid, dim3(threads), args, (cudaStream_t)stream, pdl);
+    cudaError_t ce = mrt_pdl_launch(fn, grid, dim3(threads), 0, args, (cudaStream_t)stream, pdl);
     return ce ? mrt_gpu_fail(why, n, "epilogue: launch failed: %s", cudaGetErrorString(ce)) : 0;
 }

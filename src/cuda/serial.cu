@@ -237,13 +237,13 @@ mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *
                                   (const int *)D(x, op->in[3], copy), (const int *)D(x, op->in[4], copy),
                                   (float *)D(x, op->out[0], copy), (int)q->dims[0], op->p.i[4], op->p.i[5],
                                   (int)q->dims[1], (int)q->dims[2], op->p.i[6], MRT_E1_STANDALONE_CHUNK,
-                                  st, x->why, sizeof x->why);
+                                  st, pdl, x->why, sizeof x->why);
         break;
     }
     case MRT_OPC_TOPK: {
         const mrt_tensor *l = op_in(g, op, 0);
         rc = mrt_gpu_topk((const float *)D(x, op->in[0], copy), (int *)D(x, op->out[0], copy), (int)l->dims[0],
-                          (int)l->dims[1], op->p.i[0], st, x->why, sizeof x->why);
+                          (int)l->dims[1], op->p.i[0], st, pdl, x->why, sizeof x->why);
         break;
     }
     default: return mrt_fail(x->ctx, MRT_ERR_UNSUPPORTED, "op %s: no GPU kernel for kind %d", op->name, op->kind);

@@ -449,21 +449,21 @@ static void arg_checks(void) {
     char why[256];
     int x;
     void *p = &x; /* never dereferenced: every call below must fail its checks first */
-    int rc = mrt_gpu_index_logits(p, (float *)p, p, &x, &x, (float *)p, 16, 2, 8192, 32, 64, 64, 256, nullptr, why,
+    int rc = mrt_gpu_index_logits(p, (float *)p, p, &x, &x, (float *)p, 16, 2, 8192, 32, 64, 64, 256, nullptr, 0, why,
                                   sizeof why);
     CHECK(rc == -1 && strstr(why, "dim"), "E1 dim 64 must be refused naming dim: rc %d, '%s'", rc, why);
-    rc = mrt_gpu_index_logits(p, (float *)p, p, &x, &x, (float *)p, 16, 3, 8192, 32, 128, 64, 256, nullptr, why,
+    rc = mrt_gpu_index_logits(p, (float *)p, p, &x, &x, (float *)p, 16, 3, 8192, 32, 128, 64, 256, nullptr, 0, why,
                               sizeof why);
     CHECK(rc == -1 && strstr(why, "batch"), "E1 batch 3 of M 16 must be refused naming batch: rc %d, '%s'", rc, why);
-    rc = mrt_gpu_index_logits(p, (float *)p, p, &x, &x, (float *)p, 16, 1, 8, 32, 128, 64, 256, nullptr, why,
+    rc = mrt_gpu_index_logits(p, (float *)p, p, &x, &x, (float *)p, 16, 1, 8, 32, 128, 64, 256, nullptr, 0, why,
                               sizeof why);
     CHECK(rc == -1 && strstr(why, "kv"), "E1 kv 8 < 16 new tokens must be refused naming kv: rc %d, '%s'", rc, why);
-    rc = mrt_gpu_index_logits(nullptr, (float *)p, p, &x, &x, (float *)p, 16, 2, 8192, 32, 128, 64, 256, nullptr, why,
+    rc = mrt_gpu_index_logits(nullptr, (float *)p, p, &x, &x, (float *)p, 16, 2, 8192, 32, 128, 64, 256, nullptr, 0, why,
                               sizeof why);
     CHECK(rc == -1 && strstr(why, "q8i"), "E1 NULL q8i must be refused naming q8i: rc %d, '%s'", rc, why);
-    rc = mrt_gpu_topk((float *)p, &x, 16, 8192, 0, nullptr, why, sizeof why);
+    rc = mrt_gpu_topk((float *)p, &x, 16, 8192, 0, nullptr, 0, why, sizeof why);
     CHECK(rc == -1 && strstr(why, "k = 0"), "F1 k 0 must be refused naming k: rc %d, '%s'", rc, why);
-    rc = mrt_gpu_topk((float *)p, &x, 16, 8192, -3, nullptr, why, sizeof why);
+    rc = mrt_gpu_topk((float *)p, &x, 16, 8192, -3, nullptr, 0, why, sizeof why);
     CHECK(rc == -1 && strstr(why, "k = -3"), "F1 k -3 must be refused naming k: rc %d, '%s'", rc, why);
 }
 
@@ -559,7 +559,7 @@ static void timing(void) {
     /* F1 on the E1 logits of the GLM-5 case (the default E1 wrote them last) */
     CUDA_OK(cudaMemset(d.logits, 0, (size_t)16 * 8192 * 4));
     err |= mrt_gpu_index_logits(d.q8, d.wI, d.cache, d.pos, d.table, d.logits, c.M, c.batch, c.kv, c.heads, 128, c.bt,
-                                64, nullptr, why, sizeof why);
+                                64, nullptr, 0, why, sizeof why);
     CUDA_OK(cudaDeviceSynchronize());
     int *dout;
     CUDA_OK(cudaMalloc(&dout, (size_t)256 * 2048 * 4));
@@ -598,7 +598,7 @@ static void timing(void) {
             snprintf(what, sizeof what, "E1 default M=64 b=8 kv=65536 chunk=%d (warm L2)", chunk);
             time_it(what, [&](int, cudaStream_t s) {
                 err |= mrt_gpu_index_logits(db.q8, db.wI, db.cache, db.pos, db.table, db.logits, b.M, b.batch, b.kv,
-                                            b.heads, 128, b.bt, chunk, s, why, sizeof why);
+                                            b.heads, 128, b.bt, chunk, s, 0, why, sizeof why);
             });
         }
         int *dk;
