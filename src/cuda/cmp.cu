@@ -5,10 +5,13 @@
  *
  * Streams are assigned from the graph: an op continues the stream whose last op is one of
  * its producers, else it takes the least loaded stream; producers on other streams are
- * joined with events. PDL is used where an op has exactly one producer, that producer is the
- * previous op of its stream, and the op's first kernel waits with griddepcontrol.wait before
- * it reads producer data (every kernel does: the GEMMs in their activation loader, A0, the
- * finalizations, E1 and F1 first thing). */
+ * joined with events. PDL is used where the previous op of the op's stream is one of its
+ * producers: every kernel waits with griddepcontrol.wait before it reads producer data (the
+ * GEMMs in their activation loader, A0, the finalizations, E1 and F1 first thing), and that
+ * wait covers every producer the launch depends on programmatically; producers on other
+ * streams are joined by events (complete before the op starts, or, if the capture turns
+ * those edges programmatic too, complete before its wait returns). D1 (producers B0 and the
+ * head gate C0) and E1 (D1 and the indexer key B1) are such ops. */
 #include <string.h>
 
 #include "bench.h"
@@ -50,12 +53,13 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
         for (int q = 0; q < np && k < 0; q++)
             for (int t = 0; t < NSTREAMS; t++)
                 if (tail[t] == prod[q]) k = t;
+        const bool follows = k >= 0; /* the stream's last op is a producer of this one */
         if (k < 0) { /* a fresh branch: the least loaded stream */
             k = 0;
             for (int t = 1; t < NSTREAMS; t++)
                 if (load[t] < load[k]) k = t;
         }
-        bool pdl = np == 1 && tail[k] == prod[0] && pdl_capable(op);
+        const bool pdl = follows && pdl_capable(op);
         for (int q = 0; q < np && !e; q++)
             if (on[prod[q]] != k) e = cudaStreamWaitEvent(s[k], x->ev[prod[q]], 0);
         if (e) return mrt_gpu_cuda_fail(x, e, "cmp: join");
