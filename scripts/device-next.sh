@@ -1,10 +1,14 @@
 #!/bin/bash
 # The next session's first device run (written 2026-11-29, end of session 5). Everything up to
 # 4852767 ran on the H200, but the final F1 (one-CTA row from bitmaps, cc82354 + 4852767) was
-# checked only by test_index_ops --quick, test_serial --quick and test_mega_prefix: this run
-# adds the full F1 suite with its timings, the serial step at all 17 shapes against the CPU
-# executor, racecheck of the F1 / E1 kernels, the step and the KV = 65536 sweep rows that still
-# show the five-pass F1 (bench/RESULTS.md, session 5).
+# checked only by test_index_ops --quick, test_serial --quick and test_mega_prefix. Two later
+# commits are compile-checked only: E1 / F1 kernels wait with griddepcontrol.wait and cmp
+# launches them with PDL; cmp uses PDL also for ops with producers on other streams (D1, E1)
+# — if test_serial's cmp checks fail or the capture is refused, revert that last commit first.
+# This run: the full F1 suite with its timings, the serial step at all 17 shapes against the
+# CPU executor (with cmp byte-identical, 1000 cmp replays, the slow-producer check), memcheck
+# of a small serial + cmp step, racecheck of the F1 / E1 kernels, the step, and the KV = 65536
+# sweep rows that still show the five-pass F1 (bench/RESULTS.md, session 5).
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_or_exit
@@ -14,6 +18,8 @@ for t in test_index_ops test_serial test_mega_prefix test_mega; do
     timeout 240 build/tests/gpu/$t > "$O/$t.log" 2>&1; echo "$t rc=$? $(tail -1 "$O/$t.log")"; grep FAIL "$O/$t.log" | head -5
 done
 grep -E "TIME F1" "$O/test_index_ops.log" | cut -c1-150
+timeout 120 compute-sanitizer --tool memcheck build/tests/gpu/test_serial --sanitize > "$O/memcheck-serial.log" 2>&1
+echo "memcheck serial+cmp rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck-serial.log" | tail -1)"
 timeout 60 compute-sanitizer --tool racecheck build/tests/gpu/test_index_ops --tiny > "$O/racecheck-index.log" 2>&1
 echo "racecheck index_ops --tiny rc=$? $(grep -E 'RACECHECK SUMMARY' "$O/racecheck-index.log" | tail -1) $(tail -1 "$O/racecheck-index.log")"
 timeout 60 build/megartp bench glm5-prefix --modes serial,cmp,mega > "$O/bench.md" 2>&1; echo "bench rc=$?"
