@@ -14,12 +14,15 @@ t0=$SECONDS
 build_or_exit
 echo "build $((SECONDS - t0)) s"
 {
-for t in test_index_ops test_serial test_mega_prefix test_mega; do
+for t in test_index_ops test_serial test_mega_prefix test_mega test_barrier_pattern; do
     timeout 240 build/tests/gpu/$t > "$O/$t.log" 2>&1; echo "$t rc=$? $(tail -1 "$O/$t.log")"; grep FAIL "$O/$t.log" | head -5
 done
 grep -E "TIME F1" "$O/test_index_ops.log" | cut -c1-150
 timeout 120 compute-sanitizer --tool memcheck build/tests/gpu/test_serial --sanitize > "$O/memcheck-serial.log" 2>&1
 echo "memcheck serial+cmp rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck-serial.log" | tail -1)"
+timeout 60 compute-sanitizer --tool racecheck build/tests/gpu/test_barrier_pattern > "$O/racecheck-pattern.log" 2>&1
+echo "racecheck barrier pattern rc=$? $(grep -E 'RACECHECK SUMMARY' "$O/racecheck-pattern.log" | tail -1) $(tail -1 "$O/racecheck-pattern.log")"
+grep -E "^========= Error" -A1 "$O/racecheck-pattern.log" | cut -c1-160 | head -8
 timeout 60 compute-sanitizer --tool racecheck build/tests/gpu/test_index_ops --tiny > "$O/racecheck-index.log" 2>&1
 echo "racecheck index_ops --tiny rc=$? $(grep -E 'RACECHECK SUMMARY' "$O/racecheck-index.log" | tail -1) $(tail -1 "$O/racecheck-index.log")"
 timeout 60 build/megartp bench glm5-prefix --modes serial,cmp,mega > "$O/bench.md" 2>&1; echo "bench rc=$?"
