@@ -107,9 +107,11 @@ static int il_run(int variant, const void *q8i, const float *wI, const void *idx
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t e;
     if (variant == 0)
-        e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4>(a, (int)grid, s, pdl) : mrt_il_launch<MRT_IL_F16, 8>(a, (int)grid, s, pdl);
+        e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4>(a, (int)grid, s, pdl)
+                        : mrt_il_launch<MRT_IL_F16, 8>(a, (int)grid, s, pdl);
     else if (variant == 1)
-        e = heads <= 32 ? mrt_il_launch<MRT_IL_E4M3, 4>(a, (int)grid, s, pdl) : mrt_il_launch<MRT_IL_E4M3, 8>(a, (int)grid, s, pdl);
+        e = heads <= 32 ? mrt_il_launch<MRT_IL_E4M3, 4>(a, (int)grid, s, pdl)
+                        : mrt_il_launch<MRT_IL_E4M3, 8>(a, (int)grid, s, pdl);
     else if (variant == 2)
         e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4, 1>(a, (int)grid, s, pdl)
                         : mrt_il_launch<MRT_IL_F16, 8, 1>(a, (int)grid, s, pdl);

@@ -248,7 +248,8 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     uint32_t *lkey = hist + MRT_TOPK_NB;
     int *lidx = (int *)(lkey + MRT_TOPK_LIST);
     const int W = (kv + 31) / 32; /* the bitmaps' words in use */
-    uint32_t *sel = (uint32_t *)(lidx + MRT_TOPK_LIST), *tie = sel + mrt_topk_words(kv), *cache = tie + mrt_topk_words(kv);
+    uint32_t *sel = (uint32_t *)(lidx + MRT_TOPK_LIST), *tie = sel + mrt_topk_words(kv);
+    uint32_t *cache = tie + mrt_topk_words(kv);
     const bool cached = kv <= cache_keys;
     const int lane = tid & 31, warp = tid >> 5;
 
@@ -298,7 +299,8 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
         const int i = base + tid;
         const uint32_t key = i < kv ? get(i) : 0u;
         const bool in_bin = listing && key != 0u && (key >> 20) == dsel;
-        const uint32_t ws = __ballot_sync(0xffffffffu, listing ? key != 0u && (key >> 20) > dsel : mrt_topk_above(s, key));
+        const bool above = listing ? key != 0u && (key >> 20) > dsel : mrt_topk_above(s, key);
+        const uint32_t ws = __ballot_sync(0xffffffffu, above);
         const uint32_t wt = __ballot_sync(0xffffffffu, !listing && s.tkey != 0u && key == s.tkey);
         if (lane == 0 && base + warp * 32 < kv) sel[(base >> 5) + warp] = ws, tie[(base >> 5) + warp] = wt;
         const uint32_t ml = __ballot_sync(0xffffffffu, in_bin);
