@@ -6,7 +6,8 @@
 # launches them with PDL; cmp uses PDL also for ops with producers on other streams (D1, E1)
 # — if test_serial's cmp checks fail or the capture is refused, revert that commit first;
 # test_serial now runs all 20 shapes (M=64 KV=65536 and M=128 KV=8192 / 65536 added);
-# test_barrier_pattern is new (run under racecheck here).
+# test_barrier_pattern is new (run under racecheck here); the placement cost model has per-kind
+# fixed costs (critical-path placement measured here).
 # This run: the full F1 suite with its timings, the serial step at all 20 shapes against the
 # CPU executor (with cmp byte-identical, 1000 cmp replays, the slow-producer check), mega =
 # serial, the step; then, time allowing, memcheck of a small serial + cmp step, racecheck of
@@ -25,6 +26,9 @@ done
 grep -E "TIME F1" "$O/test_index_ops.log" | cut -c1-150
 timeout 60 build/megartp bench glm5-prefix --modes serial,cmp,mega > "$O/bench.md" 2>&1; echo "bench rc=$?"
 grep -E "^\| " "$O/bench.md"
+# critical-path placement under the per-kind cost model (estimate 114 us vs roundrobin 131)
+timeout 60 build/megartp bench glm5-prefix --modes mega --policy critical-path > "$O/bench-cp.md" 2>&1
+echo "bench mega critical-path rc=$? $(grep -E 'step, mega|same-bytes' "$O/bench-cp.md" | tr -s ' ' | cut -c1-100 | tr '\n' ' ')"
 if [ $((SECONDS - t0)) -lt 400 ]; then
     timeout 60 compute-sanitizer --tool racecheck build/tests/gpu/test_barrier_pattern > "$O/racecheck-pattern.log" 2>&1
     echo "racecheck barrier pattern rc=$? $(grep -E 'RACECHECK SUMMARY' "$O/racecheck-pattern.log" | tail -1) $(tail -1 "$O/racecheck-pattern.log")"

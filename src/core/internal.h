@@ -244,7 +244,7 @@ mrt_status mrt_lower(mrt_plan *p);    /* tiles -> tasks, groups, events (lower.c
 mrt_status mrt_schedule(mrt_plan *p); /* tasks -> queues (schedule.c) */
 mrt_status mrt_encode(mrt_plan *p);   /* queues -> instruction tensor (isa.c) */
 mrt_status mrt_estimate(mrt_plan *p); /* the step under the cost model (schedule.c) */
-double mrt_task_cost_us(const mrt_task *k);
+double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k);
 
 double mrt_now_us(void);
 void *mrt_xcalloc(size_t n, size_t size);

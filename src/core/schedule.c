@@ -20,13 +20,25 @@ static void place_roundrobin(mrt_plan *p) {
     }
 }
 
-/* The cost model: a fixed per-instruction cost (decode, barriers, pipeline ramp) plus the
- * bytes at one SM's share of HBM bandwidth (H200: ~4.3 TB/s over 132 SMs). */
-#define MRT_COST_FIXED_US 0.8
+/* The cost model: a fixed cost per instruction of its kind plus its bytes at one SM's share
+ * of HBM bandwidth (H200: ~4.3 TB/s over 132 SMs). The fixed costs are what the megakernel's
+ * instructions take beyond their bytes, from its trace (H200, 2026-11-29, GLM-5 M=16 KV=8192,
+ * cc82354: per-op medians of input -> computed -> published, less the bytes term): A0 rows,
+ * E1 tiles and F1 rows are one-shot code of 10-15 us, a gemm_fp8 tile carries its share of
+ * the finalization. With a flat 0.8 us (until then) the model put the step at 32 us against
+ * 160-180 measured, and critical-path placement ranked tasks by bytes alone. */
+static const double mrt_cost_fixed_us[MRT_OPC_COUNT] = {
+    [MRT_OPC_NOOP] = 0.8,          [MRT_OPC_ADD_RMSNORM_QUANT] = 10.0, [MRT_OPC_GEMM_FP8] = 16.0,
+    [MRT_OPC_GEMM_BF16] = 9.0,     [MRT_OPC_BMM_BF16] = 3.0,           [MRT_OPC_INDEX_LOGITS] = 15.0,
+    [MRT_OPC_TOPK] = 14.0,
+};
 #define MRT_SM_BYTES_PER_US (4.3e6 / 132.0)
 
-double mrt_task_cost_us(const mrt_task *k) { return MRT_COST_FIXED_US + k->cost / MRT_SM_BYTES_PER_US; }
-#define task_us mrt_task_cost_us
+double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k) {
+    const int kind = p->g->ops[k->op].kind;
+    return (kind >= 0 && kind < MRT_OPC_COUNT ? mrt_cost_fixed_us[kind] : 0.8) + k->cost / MRT_SM_BYTES_PER_US;
+}
+#define task_us(k) mrt_task_cost_us(p, k)
 
 /* Tasks a task waits for: the publishers of its events (every member of a group). */
 typedef struct deps {
