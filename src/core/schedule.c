@@ -2,12 +2,13 @@
  * the tasks, which is what makes spin-waiting deadlock-free (the verifier proves it).
  *
  * roundrobin (the article's): task i of the plan order goes to worker i % workers.
- * critical-path: list scheduling. A task's cost is an estimate of its time on one SM from
- * the bytes it moves; its rank is its cost plus the largest rank among the tasks that wait
- * for it (the longest remaining path). Repeatedly the worker that frees up first takes, of
- * the tasks whose producers are placed, the highest-ranked one that can start then (else
- * the one whose inputs are ready first). Tasks are picked only after their producers, so the pick order
- * is topological and every queue, kept in pick order, follows it. */
+ * critical-path: list scheduling. A task's cost is an estimate of its time on one SM (a
+ * fixed cost of its kind plus the bytes it moves, below); its rank is its cost plus the
+ * largest rank among the tasks that wait for it (the longest remaining path). Repeatedly the
+ * worker that frees up first takes, of the tasks whose producers are placed, the
+ * highest-ranked one that can start then (else the one whose inputs are ready first). Tasks
+ * are picked only after their producers, so the pick order is topological and every queue,
+ * kept in pick order, follows it. */
 #include <stdlib.h>
 #include <string.h>
 
