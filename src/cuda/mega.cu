@@ -21,7 +21,8 @@
  *            unit itself before any signal; other groups signal from the member that
  *            completes the ticket.
  * Not yet: two instruction slots, shared-memory pages: each instruction runs to completion
- * before the next is decoded. */
+ * before the next is decoded; only the next GEMM tile's weights are prefetched into L2 while
+ * an instruction finalizes and publishes (mrt_mega_prefetch_next). */
 #include <cuda_runtime.h>
 #include <string.h>
 
