@@ -45,3 +45,40 @@ build_both() {
     wait
     echo "builds $((SECONDS - t)) s"
 }
+
+# gpu_tests TIMEOUT "test [args]"...: each GPU test (build/tests/gpu/) under TIMEOUT seconds,
+# log $O/<test>.log; prints its rc, summary line and first failures.
+gpu_tests() {
+    local limit=$1 t
+    shift
+    for t in "$@"; do
+        set -- $t
+        timeout "$limit" build/tests/gpu/"$@" > "$O/$1.log" 2>&1
+        echo "$t rc=$? $(tail -1 "$O/$1.log")"
+        grep FAIL "$O/$1.log" | head -5
+    done
+}
+
+# sweep REPS DEADLINE "M BATCH KV"...: megartp bench glm5-prefix --modes serial,mega at each
+# shape (log $O/sweep-M-KV.md) until the script has run DEADLINE seconds (needs $t0).
+sweep() {
+    local reps=$1 deadline=$2 s
+    shift 2
+    for s in "$@"; do
+        set -- $s
+        [ $((SECONDS - t0)) -gt "$deadline" ] && break
+        timeout 60 build/megartp bench glm5-prefix --m $1 --batch $2 --kv $3 --modes serial,mega --reps "$reps" \
+            > "$O/sweep-$1-$3.md" 2>&1
+        echo "sweep M=$1 KV=$3 rc=$? $(grep -E 'F1|step, |same-bytes' "$O/sweep-$1-$3.md" | tr -s ' ' | cut -c1-90 | tr '\n' ' ')"
+    done
+}
+
+# sanitize TOOL TIMEOUT NAME command...: compute-sanitizer --tool TOOL on the command (log
+# $O/TOOL-NAME.log); prints its rc, summary line, the test's last line and the first errors.
+sanitize() {
+    local tool=$1 limit=$2 name=$3
+    shift 3
+    timeout "$limit" compute-sanitizer --tool "$tool" "$@" > "$O/$tool-$name.log" 2>&1
+    echo "$tool $name rc=$? $(grep -E 'SUMMARY' "$O/$tool-$name.log" | tail -1) $(tail -1 "$O/$tool-$name.log")"
+    grep -E "^========= Error" -A1 "$O/$tool-$name.log" | cut -c1-160 | head -6
+}

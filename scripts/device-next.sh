@@ -22,10 +22,8 @@ build_or_exit
 wait
 echo "builds $((SECONDS - t0)) s"
 {
-for t in test_index_ops test_serial test_mega_prefix test_mega test_barrier_pattern; do
-    timeout 300 build/tests/gpu/$t > "$O/$t.log" 2>&1; echo "$t rc=$? $(tail -1 "$O/$t.log") t=$((SECONDS - t0))"
-    grep FAIL "$O/$t.log" | head -5
-done
+gpu_tests 300 test_index_ops test_serial test_mega_prefix test_mega test_barrier_pattern
+echo "tests done t=$((SECONDS - t0)) s"
 grep -E "TIME F1" "$O/test_index_ops.log" | cut -c1-150
 timeout 60 build/megartp bench glm5-prefix --modes serial,cmp,mega > "$O/bench.md" 2>&1; echo "bench rc=$?"
 grep -E "^\| " "$O/bench.md"
@@ -40,21 +38,10 @@ done
 timeout 60 build/megartp bench glm5-prefix --modes mega --policy critical-path > "$O/bench-cp.md" 2>&1
 echo "bench mega critical-path rc=$? $(grep -E 'step, mega|same-bytes' "$O/bench-cp.md" | tr -s ' ' | cut -c1-100 | tr '\n' ' ')"
 if [ $((SECONDS - t0)) -lt 400 ]; then
-    timeout 60 compute-sanitizer --tool racecheck build/tests/gpu/test_barrier_pattern > "$O/racecheck-pattern.log" 2>&1
-    echo "racecheck barrier pattern rc=$? $(grep -E 'RACECHECK SUMMARY' "$O/racecheck-pattern.log" | tail -1) $(tail -1 "$O/racecheck-pattern.log")"
-    grep -E "^========= Error" -A1 "$O/racecheck-pattern.log" | cut -c1-160 | head -8
-    timeout 60 compute-sanitizer --tool racecheck build/tests/gpu/test_index_ops --tiny > "$O/racecheck-index.log" 2>&1
-    echo "racecheck index_ops --tiny rc=$? $(grep -E 'RACECHECK SUMMARY' "$O/racecheck-index.log" | tail -1) $(tail -1 "$O/racecheck-index.log")"
+    sanitize racecheck 60 pattern build/tests/gpu/test_barrier_pattern
+    sanitize racecheck 60 index build/tests/gpu/test_index_ops --tiny
 fi
-if [ $((SECONDS - t0)) -lt 460 ]; then
-    timeout 90 compute-sanitizer --tool memcheck build/tests/gpu/test_serial --sanitize > "$O/memcheck-serial.log" 2>&1
-    echo "memcheck serial+cmp rc=$? $(grep -E 'ERROR SUMMARY' "$O/memcheck-serial.log" | tail -1)"
-fi
-for s in "64 2 65536" "128 2 65536"; do
-    set -- $s
-    [ $((SECONDS - t0)) -gt 520 ] && break
-    timeout 60 build/megartp bench glm5-prefix --m $1 --batch $2 --kv $3 --modes serial,mega --reps 20 > "$O/sweep-$1-$3.md" 2>&1
-    echo "sweep M=$1 KV=$3 rc=$? $(grep -E 'F1|step, |same-bytes' "$O/sweep-$1-$3.md" | tr -s ' ' | cut -c1-90 | tr '\n' ' ')"
-done
+[ $((SECONDS - t0)) -lt 460 ] && sanitize memcheck 90 serial-cmp build/tests/gpu/test_serial --sanitize
+sweep 20 520 "64 2 65536" "128 2 65536"
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

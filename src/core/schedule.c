@@ -39,7 +39,6 @@ double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k) {
     const int kind = p->g->ops[k->op].kind;
     return (kind >= 0 && kind < MRT_OPC_COUNT ? mrt_cost_fixed_us[kind] : 0.8) + k->cost / MRT_SM_BYTES_PER_US;
 }
-#define task_us(k) mrt_task_cost_us(p, k)
 
 /* Tasks a task waits for: the publishers of its events (every member of a group). */
 typedef struct deps {
@@ -124,7 +123,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
             double best = 0;
             for (int k = succ_first[i]; k < succ_first[i + 1]; k++)
                 if (rank[succ[k]] > best) best = rank[succ[k]];
-            rank[i] = task_us(&p->tasks[i]) + best;
+            rank[i] = mrt_task_cost_us(p, &p->tasks[i]) + best;
         }
         for (int i = 0; i < n; i++) {
             missing[i] = d.first[i + 1] - d.first[i];
@@ -155,7 +154,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
             int t = ready[best];
             ready[best] = ready[--nready];
             double start = free_at[w] > ready_at[t] ? free_at[w] : ready_at[t];
-            finish[t] = start + task_us(&p->tasks[t]);
+            finish[t] = start + mrt_task_cost_us(p, &p->tasks[t]);
             free_at[w] = finish[t];
             p->tasks[t].worker = w;
             p->tasks[t].slot = slots[w]++;
@@ -210,7 +209,7 @@ mrt_status mrt_estimate(mrt_plan *p) {
                     }
                 }
                 if (!ok) break;
-                finish[t] = free_at[w] = ready + task_us(k);
+                finish[t] = free_at[w] = ready + mrt_task_cost_us(p, k);
                 done[t] = true;
                 if (finish[t] > span) span = finish[t];
                 if (k->group >= 0) left[k->group]--;

@@ -90,17 +90,10 @@ static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_
  * row (global memory), tw its weight descriptor, pl its payload. */
 template <int KIND>
 static __device__ void mrt_mega_prefetch_weights(const mrt_mega_op &o, const CUtensorMap *tw, const uint32_t *pl) {
-    typedef mrt_gemm_kind<KIND> K_;
     int m1, n1;
     const mrt_gemm_tile t = mrt_mega_tile_of<KIND>(o, pl, &m1, &n1);
-    for (int i = 0; i < t.nkb; i++) {
-        if (KIND == MRT_GEMM_BF16_MN) {
-            const int row = t.batch * o.ga.K + (t.kb0 + i) * K_::KB;
-            for (int j = 0; j < 2 * K_::NBLK; j++) mrt_tma_prefetch_l2_2d(tw, t.n0 + 64 * j, row);
-        } else {
-            mrt_tma_prefetch_l2_2d(tw, (t.kb0 + i) * K_::KB, t.n0);
-        }
-    }
+    for (int i = 0; i < t.nkb; i++)
+        mrt_gemm_wboxes<KIND>(t, o.ga.K, i, [&](int, int c0, int c1) { mrt_tma_prefetch_l2_2d(tw, c0, c1); });
 }
 
 static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {

@@ -494,21 +494,31 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
 
 /* ---- role: wload (weights and weight scales; never waits on producers) -------------- */
 
+/* The weight boxes of the tile's K block i (K: the reduction length per batch): f(j, c0, c1)
+ * for box j (8192 bytes apart in shared memory) at TMA coordinates (c0, c1). The loader and
+ * the megakernel's L2 prefetch of the next tile (mrt_mega_prefetch_weights) both take them
+ * from here. */
+template <int KIND, class F>
+static __device__ __forceinline__ void mrt_gemm_wboxes(const mrt_gemm_tile &t, int K, int i, F f) {
+    typedef mrt_gemm_kind<KIND> K_;
+    if (KIND == MRT_GEMM_BF16_MN) {
+        /* W [batch*K rows][N cols]: K block i = 64 rows; 2*NBLK boxes of 64 columns. */
+        const int row = t.batch * K + (t.kb0 + i) * K_::KB;
+#pragma unroll
+        for (int j = 0; j < 2 * K_::NBLK; j++) f(j, t.n0 + 64 * j, row);
+    } else {
+        /* W [N rows][K cols]: one box of 128 rows x 128 bytes; rows past N read as zeros. */
+        f(0, (t.kb0 + i) * K_::KB, t.n0);
+    }
+}
+
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_gemm_wload_issue(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                             const CUtensorMap *tw, uint32_t dst, uint32_t bar,
                                                             int i, uint64_t pol) {
-    typedef mrt_gemm_kind<KIND> K_;
-    mrt_mbar_arrive_tx(bar, K_::W_BYTES);
-    if (KIND == MRT_GEMM_BF16_MN) {
-        /* W [batch*K rows][N cols]: K block i = 64 rows; 2*NBLK boxes of 64 columns. */
-        int row = t.batch * a.K + (t.kb0 + i) * K_::KB;
-#pragma unroll
-        for (int j = 0; j < 2 * K_::NBLK; j++) mrt_tma_load_2d(dst + j * 8192, tw, t.n0 + 64 * j, row, bar, pol);
-    } else {
-        /* W [N rows][K cols]: one box of 128 rows x 128 bytes; rows past N read as zeros. */
-        mrt_tma_load_2d(dst, tw, (t.kb0 + i) * K_::KB, t.n0, bar, pol);
-    }
+    mrt_mbar_arrive_tx(bar, mrt_gemm_kind<KIND>::W_BYTES);
+    mrt_gemm_wboxes<KIND>(t, a.K, i,
+                          [&](int j, int c0, int c1) { mrt_tma_load_2d(dst + j * 8192, tw, c0, c1, bar, pol); });
 }
 
 template <int KIND, int TN>

@@ -111,10 +111,11 @@ static __device__ __forceinline__ uint32_t mrt_topk_get(const float *row, const 
 
 /* Digit search: hist[0, nb) counts the keys matching the prefix by digit. Finds the digit d
  * holding the krem-th largest of them: sh->dsel = d, sh->above = count of digits > d,
- * sh->eqcnt = hist[d]. Ends with a barrier. */
+ * sh->eqcnt = hist[d] (nothing when krem exceeds them all). Returns the count of all of them,
+ * in every thread. Ends with a barrier. */
 template <int T>
-static __device__ __forceinline__ void mrt_topk_find(const uint32_t *hist, int nb, uint32_t krem, mrt_topk_shared *sh,
-                                                     int tid) {
+static __device__ __forceinline__ uint32_t mrt_topk_find(const uint32_t *hist, int nb, uint32_t krem,
+                                                         mrt_topk_shared *sh, int tid) {
     const int per = (nb + T - 1) / T;
     uint32_t local = 0, total;
     for (int i = 0; i < per; i++) {
@@ -136,6 +137,7 @@ static __device__ __forceinline__ void mrt_topk_find(const uint32_t *hist, int n
         }
     }
     mrt_topk_bar<T>();
+    return total;
 }
 
 /* Warp w's segment of [b0, b1): whole warps of 32 keys, in index order. */
@@ -247,9 +249,8 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
     uint32_t *lkey = hist + MRT_TOPK_NB;
     int *lidx = (int *)(lkey + MRT_TOPK_LIST);
-    const int W = (kv + 31) / 32; /* the bitmaps' words in use */
-    uint32_t *sel = (uint32_t *)(lidx + MRT_TOPK_LIST), *tie = sel + mrt_topk_words(kv);
-    uint32_t *cache = tie + mrt_topk_words(kv);
+    const int W = (kv + 31) / 32, Wpad = mrt_topk_words(kv); /* the bitmaps' words: in use, allocated */
+    uint32_t *sel = (uint32_t *)(lidx + MRT_TOPK_LIST), *tie = sel + Wpad, *cache = tie + Wpad;
     const bool cached = kv <= cache_keys;
     const int lane = tid & 31, warp = tid >> 5;
 
@@ -440,36 +441,9 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
                 if (v) atomicAdd(&Lg[i], v);
             }
             mrt_tkc_sync(); /* merged histogram of digit p complete */
-            uint32_t total;
-            {
-                /* the digit search of mrt_topk_find, over the leader's histogram, and the total */
-                const int per = (nb + T - 1) / T;
-                uint32_t local = 0;
-                for (int i = 0; i < per; i++) {
-                    const int qq = tid * per + i;
-                    if (qq < nb) local += Lg[nb - 1 - qq];
-                }
-                const uint32_t excl = mrt_topk_scan<T>(local, sh, &total, tid);
-                if (p == 0) nvalid = total;
-                if (p == 0 && total <= (uint32_t)k) { /* uniform: every finite key is taken */
-                    mrt_topk_bar<T>();                  /* as the search's closing barrier */
-                    break;
-                }
-                if (excl < krem && krem <= excl + local) {
-                    uint32_t cum = excl;
-                    for (int i = 0; i < per; i++) {
-                        const int qq = tid * per + i;
-                        if (qq >= nb) break;
-                        const uint32_t h = Lg[nb - 1 - qq];
-                        if (cum + h >= krem) {
-                            sh->dsel = (uint32_t)(nb - 1 - qq), sh->above = cum, sh->eqcnt = h;
-                            break;
-                        }
-                        cum += h;
-                    }
-                }
-                mrt_topk_bar<T>();
-            }
+            const uint32_t total = mrt_topk_find<T>(Lg, nb, krem, sh, tid); /* over the leader's histogram */
+            if (p == 0) nvalid = total;
+            if (p == 0 && total <= (uint32_t)k) break; /* uniform: every finite key is taken */
             const uint32_t dsel = sh->dsel, above = sh->above, eqcnt = sh->eqcnt;
             krem -= above;
             prefix |= dsel << sft, pmask |= (uint32_t)(nb - 1) << sft;
