@@ -21,8 +21,8 @@
  *            unit itself before any signal; other groups signal from the member that
  *            completes the ticket.
  * Not yet: two instruction slots, shared-memory pages: each instruction runs to completion
- * before the next is decoded; only the next GEMM tile's weights are prefetched into L2 while
- * an instruction finalizes and publishes (mrt_mega_prefetch_next). */
+ * before the next is decoded. (An L2 prefetch of the next GEMM tile's weights while an
+ * instruction finalizes was measured slower and removed: docs/MEGAKERNEL.md.) */
 #include <cuda_runtime.h>
 #include <string.h>
 
@@ -121,20 +121,6 @@ static __device__ __forceinline__ void mrt_mega_row_copy(mrt_mega_op &dst, const
     for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) d[i] = __ldg(s + i);
 }
 
-/* One thread: if the worker's instruction `next` is a GEMM tile, its weights into L2 (a function
- * of its own: its registers stay out of the kernel body's allocation). */
-static __device__ __noinline__ void mrt_mega_prefetch_next(const mrt_mega_args &a, const uint32_t *q, int next) {
-    const uint32_t *nw = q + (size_t)next * MRT_INSTR_WORDS;
-    const uint32_t opcode = __ldg(nw) & 0xFFu;
-    if (opcode != MRT_OPC_GEMM_FP8 && opcode != MRT_OPC_GEMM_BF16 && opcode != MRT_OPC_BMM_BF16) return;
-    const mrt_mega_op &no = a.ops[__ldg(nw + 1)];
-    uint32_t pl[8];
-    for (int i = 0; i < 8; i++) pl[i] = __ldg(nw + 24 + i);
-    if (opcode == MRT_OPC_GEMM_FP8) mrt_mega_prefetch_weights<MRT_GEMM_FP8>(no, &no.tw, pl);
-    else if (opcode == MRT_OPC_GEMM_BF16) mrt_mega_prefetch_weights<MRT_GEMM_BF16>(no, &no.tw, pl);
-    else mrt_mega_prefetch_weights<MRT_GEMM_BF16_MN>(no, &no.tw, pl);
-}
-
 /* TN: the plan's tokens per GEMM tile (wgmma N), a template parameter so each instantiation
  * holds one width of the GEMM roles: with all five inlined, ptxas spilled 17 KB a thread
  * (3 KB stack) and the step took 249 us instead of 195 (H200, 2026-11-29, GLM-5 M=16). */
@@ -200,11 +186,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         }
         __syncthreads(); /* every writer of this instruction is done */
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_COMPUTED);
-#ifndef MRT_MEGA_NO_PREFETCH_NEXT /* experiment switch (session 5): a build without it, to compare */
-        /* the next instruction's weights start towards L2 while this one finalizes and
-         * publishes (one thread of the last warp: idle in E1 / F1, last to finalize) */
-        if (threadIdx.x == MRT_MEGA_THREADS - 32 && slot + 1 < a.max_len) mrt_mega_prefetch_next(a, q, slot + 1);
-#endif
         const bool grouped = w[3] != MRT_NO_GROUP;
         const unsigned members = grouped ? (w[3] >> 20) + 1u : 1u;
         const size_t gid = w[3] & (MRT_MAX_GROUPS - 1u);

@@ -83,19 +83,6 @@ static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_
     return t;
 }
 
-/* The L2 prefetch of a GEMM tile's weights, box for box as its weight loader will load them
- * (mrt_gemm_wload_issue): issued by one thread for the worker's next instruction while the
- * current one finalizes and publishes, so the next tile's weight loads hit L2 (a first step
- * towards the two instruction slots: docs/MEGAKERNEL.md). o: the next instruction's operand
- * row (global memory), tw its weight descriptor, pl its payload. */
-template <int KIND>
-static __device__ void mrt_mega_prefetch_weights(const mrt_mega_op &o, const CUtensorMap *tw, const uint32_t *pl) {
-    int m1, n1;
-    const mrt_gemm_tile t = mrt_mega_tile_of<KIND>(o, pl, &m1, &n1);
-    for (int i = 0; i < t.nkb; i++)
-        mrt_gemm_wboxes<KIND>(t, o.ga.K, i, [&](int, int c0, int c1) { mrt_tma_prefetch_l2_2d(tw, c0, c1); });
-}
-
 static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
     asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
 }

@@ -211,12 +211,6 @@ static __device__ __forceinline__ uint64_t mrt_policy_evict_last() {
 static __device__ __forceinline__ void mrt_tma_prefetch_desc(const CUtensorMap *m) {
     asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)m) : "memory");
 }
-/* 2D tiled TMA prefetch of a box into L2 (no shared memory, no barrier). */
-static __device__ __forceinline__ void mrt_tma_prefetch_l2_2d(const CUtensorMap *m, int c0, int c1) {
-    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" ::"l"((uint64_t)m), "r"(c0),
-                 "r"(c1)
-                 : "memory");
-}
 /* 2D tiled TMA load into shared memory, completing `bar` with the box's bytes. c0 is the
  * innermost (contiguous) coordinate in elements, c1 the row. Out-of-bounds elements are
  * written as zeros and still count towards the transaction bytes. */
@@ -495,9 +489,7 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
 /* ---- role: wload (weights and weight scales; never waits on producers) -------------- */
 
 /* The weight boxes of the tile's K block i (K: the reduction length per batch): f(j, c0, c1)
- * for box j (8192 bytes apart in shared memory) at TMA coordinates (c0, c1). The loader and
- * the megakernel's L2 prefetch of the next tile (mrt_mega_prefetch_weights) both take them
- * from here. */
+ * for box j (8192 bytes apart in shared memory) at TMA coordinates (c0, c1). */
 template <int KIND, class F>
 static __device__ __forceinline__ void mrt_gemm_wboxes(const mrt_gemm_tile &t, int K, int i, F f) {
     typedef mrt_gemm_kind<KIND> K_;
