@@ -120,10 +120,13 @@ static mrt_status cmp_launch(mrt_gpu_exec *x, int copy, const int *prio) {
 }
 
 mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
-    int prio[MRT_MAX_OPS] = {0};
-#ifndef MRT_CMP_NO_PRIORITY /* experiment switch (session 6): a build without priorities, to compare */
-    priorities(x->p, prio);
+#ifdef MRT_CMP_NO_PRIORITY /* experiment switch (session 6): a build without priorities, to compare */
+    const bool prioritize = false;
+#else
+    const bool prioritize = true;
 #endif
+    int prio[MRT_MAX_OPS] = {0};
+    if (prioritize) priorities(x->p, prio);
     return cmp_launch(x, copy, prio);
 }
 

@@ -32,11 +32,12 @@ __global__ void __launch_bounds__(MRT_IL_THREADS, NT == 4 ? 2 : 1) mrt_index_log
 }
 
 /* ---- F1: one CTA (T threads) per row --------------------------------------------------------- */
-template <int T, bool TRACE> __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
+template <int T, bool TRACE, int STOP = 0>
+__global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
     extern __shared__ __align__(16) uint8_t mrt_topk_smem[];
     mrt_stamp_start_if<TRACE>(ts);
     mrt_pdl_entry<TRACE>(ts); /* the logits are E1's */
-    mrt_topk_tile<T>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topk_smem, (int)threadIdx.x);
+    mrt_topk_tile<T, STOP>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topk_smem, (int)threadIdx.x);
     mrt_stamp_end_if<TRACE>(ts);
 }
 
@@ -137,10 +138,10 @@ extern "C" int mrt_gpu_index_logits(const void *q8i, const float *wI, const void
                   stream, pdl, why, n);
 }
 
-template <int T> static cudaError_t mrt_topk_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
+template <int T, int STOP = 0> static cudaError_t mrt_topk_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
     const long long bytes = mrt_topk_smem_bytes(a.kv, a.cache_keys);
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
-    auto k = ts ? mrt_topk_kernel<T, true> : mrt_topk_kernel<T, false>;
+    auto k = ts ? mrt_topk_kernel<T, true, STOP> : mrt_topk_kernel<T, false, STOP>;
     cudaError_t e = mrt_gpu_raise_smem((const void *)k, (int)bytes);
     if (e != cudaSuccess) return e;
     void *args[2] = {&a, &ts};
@@ -162,9 +163,9 @@ template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cud
 static int topk_run(int variant, const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why,
                     size_t n) {
     const char *F = "mrt_gpu_topk";
-    if (variant < 0 || variant > 3)
+    if (variant < 0 || variant > 7)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: 1 CTA of 1024 threads a row, 1: of 512, 2: cluster of 8 x 256, "
-                            "3: cluster of 4 x 256)", F, variant);
+                            "3: cluster of 4 x 256, 4-7: variant 0 stopped after a phase)", F, variant);
     if (!logits) return mrt_gpu_fail(why, n, "%s: logits is NULL", F);
     if (!out) return mrt_gpu_fail(why, n, "%s: out is NULL", F);
     if (M < 1) return mrt_gpu_fail(why, n, "%s: M = %d must be >= 1", F, M);
@@ -173,13 +174,17 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
     mrt_topk_args a;
     a.logits = logits, a.out = out, a.M = M, a.kv = kv, a.k = k;
     a.cache_keys = kv <= MRT_TOPK_CACHE_MAX ? kv : 0;
-    if (variant < 2 && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
+    if ((variant < 2 || variant > 3) && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
         return mrt_gpu_fail(why, n, "%s: kv = %d: the row's bitmaps do not fit shared memory", F, kv);
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t e = variant == 0   ? mrt_topk_launch<1024>(a, s, pdl)
                     : variant == 1 ? mrt_topk_launch<512>(a, s, pdl)
                     : variant == 2 ? mrt_topkc_launch<256, 8>(a, s)
-                                   : mrt_topkc_launch<256, 4>(a, s);
+                    : variant == 3 ? mrt_topkc_launch<256, 4>(a, s)
+                    : variant == 4 ? mrt_topk_launch<1024, 1>(a, s, pdl)
+                    : variant == 5 ? mrt_topk_launch<1024, 2>(a, s, pdl)
+                    : variant == 6 ? mrt_topk_launch<1024, 3>(a, s, pdl)
+                                   : mrt_topk_launch<1024, 4>(a, s, pdl);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }

@@ -66,7 +66,9 @@ int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stre
  * tests/gpu/test_index_ops checks every variant against the reference. Measured (H200,
  * 2026-11-29, f8e71c3, GLM-5 M=16 kv=8192 k=2048 on E1 logits, CUDA graph): variant 0 9.75 us,
  * 1 11.27, 2 97.85, 3 31.71 — the cluster variants are far slower (not analysed; no executor
- * uses them). */
+ * uses them). Variants 4-7 are diagnostics, not top-k: variant 0 returning after pass 0, the
+ * digit search, pass 1 and the list (topk.cuh), timed by test_index_ops to show what each phase
+ * costs; their output is incomplete. */
 int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
                          char *why, size_t n);
 

@@ -70,17 +70,6 @@ static __device__ __forceinline__ uint32_t mrt_topk_key(float f) {
     return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
-/* hist[bin] += 1 for each lane with `take`, one shared atomic per distinct bin of the warp.
- * Logits crowd a few bins (a 12-bit top digit is sign, exponent and 3 mantissa bits), and
- * shared atomics to one address serialize; aggregating over the warp first turns up to 32 of
- * them into one. Called by all 32 lanes of a warp together (warp-uniform loops). */
-static __device__ __forceinline__ void mrt_topk_hist_add(uint32_t *hist, uint32_t bin, bool take) {
-    uint32_t below;
-    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(below));
-    const uint32_t peers = __match_any_sync(0xffffffffu, take ? bin : 0xFFFFFFFFu);
-    if (take && (peers & below) == 0u) atomicAdd(&hist[bin], (uint32_t)__popc(peers));
-}
-
 /* The selected keys: every key >= lo (tkey == 0), or every key > tkey and the first `need`
  * keys == tkey in index order. lo >= 1 and tkey != 0, so the excluded key 0 is never taken. */
 struct mrt_topk_sel {
@@ -226,10 +215,9 @@ static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, ui
         const int nb = p == 1 ? MRT_TOPK_NB : 256, sft = p == 1 ? 8 : 0;
         for (int i = tid; i < nb; i += T) hist[i] = 0u;
         mrt_topk_bar<T>();
-        for (int b = 0; b < n; b += T) { /* warp-uniform: mrt_topk_hist_add */
-            const int i = b + tid;
-            const uint32_t key = i < n ? get(i) : 0u;
-            mrt_topk_hist_add(hist, (key >> sft) & (uint32_t)(nb - 1), key != 0u && (key & pmask) == prefix);
+        for (int i = tid; i < n; i += T) {
+            const uint32_t key = get(i);
+            if (key != 0u && (key & pmask) == prefix) atomicAdd(&hist[(key >> sft) & (uint32_t)(nb - 1)], 1u);
         }
         mrt_topk_bar<T>();
         mrt_topk_find<T>(hist, nb, krem, sh, tid);
@@ -252,8 +240,10 @@ static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, ui
  *          `sel`, the keys equal to the threshold into `tie`;
  *  emit:   each thread owns a run of bitmap words: counts, two scans, then the indices of its
  *          words in order, taking ties while fewer than `need` precede them.
- * The row is read twice; everything after pass 1 is a few words a thread. */
-template <int T>
+ * The row is read twice; everything after pass 1 is a few words a thread.
+ * STOP (diagnostic, output incomplete): 1..4 return after pass 0, the digit search, pass 1,
+ * the list, so that timing each shows what the phases cost (index_ops.h, variants 4-7). */
+template <int T, int STOP = 0>
 static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, uint8_t *smem, int cache_keys,
                                     int tid) {
     static_assert(T % 32 == 0 && T <= 1024 && MRT_TOPK_NB % T == 0, "topk: T must be a warp multiple dividing NB");
@@ -272,35 +262,28 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
 
     /* pass 0 */
     uint32_t nv = 0;
-    /* warp-uniform loops (mrt_topk_hist_add); lanes past the row hold the excluded key 0 */
     if ((kv & 3) == 0 && ((uintptr_t)row & 15) == 0) {
-        for (int b = 0; b < kv / 4; b += T) {
-            const int i = b + tid;
-            uint4 c = make_uint4(0u, 0u, 0u, 0u);
-            if (i < kv / 4) {
-                const float4 v = ((const float4 *)row)[i];
-                c = make_uint4(mrt_topk_key(v.x), mrt_topk_key(v.y), mrt_topk_key(v.z), mrt_topk_key(v.w));
-                if (cached) ((uint4 *)cache)[i] = c;
-            }
-            mrt_topk_hist_add(hist, c.x >> 20, c.x != 0u);
-            mrt_topk_hist_add(hist, c.y >> 20, c.y != 0u);
-            mrt_topk_hist_add(hist, c.z >> 20, c.z != 0u);
-            mrt_topk_hist_add(hist, c.w >> 20, c.w != 0u);
-            nv += (c.x != 0u) + (c.y != 0u) + (c.z != 0u) + (c.w != 0u);
+        for (int i = tid; i < kv / 4; i += T) {
+            const float4 v = ((const float4 *)row)[i];
+            const uint4 c = make_uint4(mrt_topk_key(v.x), mrt_topk_key(v.y), mrt_topk_key(v.z), mrt_topk_key(v.w));
+            if (cached) ((uint4 *)cache)[i] = c;
+            if (c.x) atomicAdd(&hist[c.x >> 20], 1u), nv++;
+            if (c.y) atomicAdd(&hist[c.y >> 20], 1u), nv++;
+            if (c.z) atomicAdd(&hist[c.z >> 20], 1u), nv++;
+            if (c.w) atomicAdd(&hist[c.w >> 20], 1u), nv++;
         }
     } else {
-        for (int b = 0; b < kv; b += T) {
-            const int i = b + tid;
-            const uint32_t c = i < kv ? mrt_topk_key(row[i]) : 0u;
-            if (cached && i < kv) cache[i] = c;
-            mrt_topk_hist_add(hist, c >> 20, c != 0u);
-            nv += c != 0u;
+        for (int i = tid; i < kv; i += T) {
+            const uint32_t c = mrt_topk_key(row[i]);
+            if (cached) cache[i] = c;
+            if (c) atomicAdd(&hist[c >> 20], 1u), nv++;
         }
     }
     nv = __reduce_add_sync(0xffffffffu, nv);
     if (lane == 0 && nv) atomicAdd(&sh->nvalid, nv);
     mrt_topk_bar<T>();
     const uint32_t nvalid = sh->nvalid;
+    if constexpr (STOP == 1) return;
     auto get = [&](int i) { return mrt_topk_get(row, cache, cached, i); };
 
     /* the selection, or the 12-bit digit whose keys go to the list */
@@ -314,6 +297,7 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
         else if (sh->eqcnt <= MRT_TOPK_LIST) listing = true;
         else s = mrt_topk_refine<T>(get, kv, dsel << 20, 0xFFF00000u, krem, hist, sh, tid);
     }
+    if constexpr (STOP == 2) return;
 
     /* pass 1 */
     for (int base = 0; base < kv; base += T) {
@@ -333,6 +317,7 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
         }
     }
     mrt_topk_bar<T>();
+    if constexpr (STOP == 3) return;
 
     /* the list */
     if (listing) {
@@ -345,6 +330,7 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
         }
         mrt_topk_bar<T>();
     }
+    if constexpr (STOP == 4) return;
 
     /* emit */
     const int per = (W + T - 1) / T, w0 = min(W, tid * per), w1 = min(W, w0 + per);
@@ -489,11 +475,11 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
         for (int r = (int)min(nvalid, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
 }
 
-/* Rows [r0, r1) of the op: the tile of the plan (payload r0 r1). */
-template <int T>
+/* Rows [r0, r1) of the op: the tile of the plan (payload r0 r1). STOP: mrt_topk_row's. */
+template <int T, int STOP = 0>
 static __device__ void mrt_topk_tile(const mrt_topk_args &a, int r0, int r1, uint8_t *smem, int tid) {
     for (int r = r0; r < r1; r++)
-        mrt_topk_row<T>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k, smem, a.cache_keys,
+        mrt_topk_row<T, STOP>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k, smem, a.cache_keys,
                         tid);
 }
 

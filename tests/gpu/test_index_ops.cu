@@ -583,6 +583,16 @@ static void timing(void) {
             err |= mrt_gpu_topk_variant(v, d.logits, dout, 16, 8192, 16, s, why, sizeof why);
         });
     }
+    /* F1's phases: variant 0 stopped after each (index_ops.h variants 4-7; output incomplete) */
+    const char *phase[4] = {"pass 0 (load, histogram)", "+ digit search", "+ pass 1 (bitmaps, list)", "+ the list"};
+    for (int kvp : {8192, 2048})
+        for (int ph = 0; ph < 4; ph++) {
+            char what[128];
+            snprintf(what, sizeof what, "F1 v0 phases M=16 kv=%d k=2048: up to %s", kvp, phase[ph]);
+            time_it(what, [&](int, cudaStream_t s) {
+                err |= mrt_gpu_topk_variant(4 + ph, d.logits, dout, 16, kvp, 2048, s, why, sizeof why);
+            });
+        }
     CHECK(err == 0, "timing F1 launches: %s", why);
     cudaFree(dout);
     il_free(d);
