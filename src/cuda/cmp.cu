@@ -12,17 +12,13 @@
  * streams are joined by events (complete before the op starts, or, if the capture turns
  * those edges programmatic too, complete before its wait returns). D1 (producers B0 and the
  * head gate C0) and E1 (D1 and the indexer key B1) are such ops.
- *
- * Kernels of parallel branches compete for SMs (a GEMM CTA takes a whole SM's shared memory):
- * each op's launches carry a scheduling priority from its longest remaining path under the
- * planner's cost model (mrt_task_cost_us), so the CTAs of the path that ends the step are
- * dispatched first (e.g. D1 -> E1 -> F1 before D0 -> D2). */
-#include <math.h>
+ * Tried and removed (H200, 2026-11-29, session 6): a launch priority per op from its longest
+ * remaining path under the planner's cost model, so the critical path's CTAs dispatch first —
+ * cmp 65.69 / 66.07 us with it, 65.82 / 65.91 without (bench/RESULTS.md). */
 #include <string.h>
 
 #include "bench.h"
 #include "exec_internal.h"
-#include "pdl.cuh" /* mrt_gpu_set_launch_priority */
 
 #define NSTREAMS (1 + MRT_CMP_STREAMS)
 
@@ -31,49 +27,11 @@ static bool pdl_capable(const mrt_op *op) {
            op->kind == MRT_OPC_BMM_BF16 || op->kind == MRT_OPC_INDEX_LOGITS || op->kind == MRT_OPC_TOPK;
 }
 
-/* The plan rows of the producers of plan row i (each once); returns their count. */
-static int producers(const mrt_plan *p, int i, int *prod) {
-    const mrt_op *op = &p->g->ops[p->ops[i]];
-    int np = 0;
-    for (int j = 0; j < op->n_in; j++) {
-        int po = p->g->tensors[op->in[j]].producer;
-        if (po < 0 || p->op_row[po] < 0) continue;
-        bool dup = false;
-        for (int k = 0; k < np; k++) dup |= prod[k] == p->op_row[po];
-        if (!dup) prod[np++] = p->op_row[po];
-    }
-    return np;
-}
-
-/* prio[i]: the launch priority of plan row i, from the greatest (the op with the longest
- * remaining path: its cost plus its longest chain of consumers) to the least (the shortest),
- * in proportion. An op's cost: its longest task under the cost model (its tasks run side by
- * side). Plan rows are in topological order. */
-static void priorities(const mrt_plan *p, int *prio) {
-    double cost[MRT_MAX_OPS] = {0}, tail[MRT_MAX_OPS] = {0}, longest = 0;
-    for (int t = 0; t < p->n_tasks; t++) {
-        const int r = p->op_row[p->tasks[t].op];
-        const double c = mrt_task_cost_us(p, &p->tasks[t]);
-        if (r >= 0 && c > cost[r]) cost[r] = c;
-    }
-    for (int i = p->n_ops - 1; i >= 0; i--) {
-        tail[i] += cost[i]; /* tail[i] held the longest tail of its consumers */
-        int prod[MRT_MAX_OP_IO];
-        const int np = producers(p, i, prod);
-        for (int q = 0; q < np; q++)
-            if (tail[i] > tail[prod[q]]) tail[prod[q]] = tail[i];
-        if (tail[i] > longest) longest = tail[i];
-    }
-    int least = 0, greatest = 0;
-    if (cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess) least = greatest = 0;
-    for (int i = 0; i < p->n_ops; i++)
-        prio[i] = longest > 0 ? greatest + (int)lround((1.0 - tail[i] / longest) * (least - greatest)) : 0;
-}
-
 /* Issues one step for weight/cache copy `copy` on x->stream and its side streams, joined
  * back into x->stream (inside a capture, this adds the step's nodes to the graph). */
-static mrt_status cmp_launch(mrt_gpu_exec *x, int copy, const int *prio) {
+mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
     const mrt_plan *p = x->p;
+    const mrt_graph *g = x->g;
     cudaStream_t s[NSTREAMS] = {x->stream, x->side[0], x->side[1], x->side[2]};
     int tail[NSTREAMS], load[NSTREAMS] = {0}, on[MRT_MAX_OPS];
     bool used[NSTREAMS] = {true, false, false, false};
@@ -85,9 +43,15 @@ static mrt_status cmp_launch(mrt_gpu_exec *x, int copy, const int *prio) {
     for (int k = 1; k < NSTREAMS && !e; k++) e = cudaStreamWaitEvent(s[k], x->ev[MRT_CMP_EVENTS - 1], 0);
     if (e) return mrt_gpu_cuda_fail(x, e, "cmp: fork");
     for (int i = 0; i < p->n_ops; i++) {
-        const mrt_op *op = &p->g->ops[p->ops[i]];
-        int prod[MRT_MAX_OP_IO];
-        const int np = producers(p, i, prod);
+        const mrt_op *op = &g->ops[p->ops[i]];
+        int prod[MRT_MAX_OP_IO], np = 0;
+        for (int j = 0; j < op->n_in; j++) {
+            int po = g->tensors[op->in[j]].producer;
+            if (po < 0 || p->op_row[po] < 0) continue;
+            bool dup = false;
+            for (int k = 0; k < np; k++) dup |= prod[k] == p->op_row[po];
+            if (!dup) prod[np++] = p->op_row[po];
+        }
         int k = -1;
         for (int q = 0; q < np && k < 0; q++)
             for (int t = 0; t < NSTREAMS; t++)
@@ -103,9 +67,7 @@ static mrt_status cmp_launch(mrt_gpu_exec *x, int copy, const int *prio) {
             if (on[prod[q]] != k) e = cudaStreamWaitEvent(s[k], x->ev[prod[q]], 0);
         if (e) return mrt_gpu_cuda_fail(x, e, "cmp: join");
         x->stamps.stream = k;
-        mrt_gpu_set_launch_priority(prio[i]);
         mrt_status st = mrt_gpu_launch_op(x, op, copy, s[k], pdl);
-        mrt_gpu_set_launch_priority(0);
         if (st) return st;
         if ((e = cudaEventRecord(x->ev[i], s[k]))) return mrt_gpu_cuda_fail(x, e, "cmp: record");
         on[i] = k, tail[k] = i, used[k] = true;
@@ -117,17 +79,6 @@ static mrt_status cmp_launch(mrt_gpu_exec *x, int copy, const int *prio) {
         if (!e) e = cudaStreamWaitEvent(s[0], x->ev[MRT_CMP_EVENTS - 1 - k], 0);
     }
     return e ? mrt_gpu_cuda_fail(x, e, "cmp: join back") : MRT_OK;
-}
-
-mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
-#ifdef MRT_CMP_NO_PRIORITY /* experiment switch (session 6): a build without priorities, to compare */
-    const bool prioritize = false;
-#else
-    const bool prioritize = true;
-#endif
-    int prio[MRT_MAX_OPS] = {0};
-    if (prioritize) priorities(x->p, prio);
-    return cmp_launch(x, copy, prio);
 }
 
 mrt_status mrt_gpu_cmp_step(mrt_gpu_exec *x, int copy) {

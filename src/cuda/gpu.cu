@@ -6,7 +6,6 @@
 
 #include "gemm_host.h"
 #include "gemm_kernel.cuh" /* the traced twins' lookup */
-#include "pdl.cuh"         /* mrt_launch_attr_priority */
 #include "trace_gpu.h"
 
 int mrt_gpu_fail(char *why, size_t n, const char *fmt, ...) {
@@ -301,10 +300,6 @@ void mrt_gemm_ws_split(void *ws, int batches, int nchunks, int ntiles, unsigned 
 
 /* ---- launch -------------------------------------------------------------------------- */
 
-static thread_local int mrt_launch_prio; /* pdl.cuh: mrt_gpu_set_launch_priority */
-void mrt_gpu_set_launch_priority(int priority) { mrt_launch_prio = priority; }
-int mrt_gpu_launch_priority(void) { return mrt_launch_prio; }
-
 /* The traced twin of a plan's kernel (stamps compiled in), or NULL. */
 static const void *mrt_gemm_traced(const void *kernel) {
     if (!kernel) return NULL;
@@ -324,8 +319,8 @@ extern "C" int mrt_gpu_gemm_run(const mrt_gpu_gemm *g, void *stream, int pdl, ch
     cfg.blockDim = dim3(MRT_GEMM_THREADS);
     cfg.dynamicSmemBytes = (size_t)g->smem_bytes;
     cfg.stream = (cudaStream_t)stream;
-    cudaLaunchAttribute attr[3];
-    unsigned na = 0;
+    cudaLaunchAttribute attr[2];
+    int na = 0;
     if (pdl) {
         attr[na].id = cudaLaunchAttributeProgrammaticStreamSerialization;
         attr[na++].val.programmaticStreamSerializationAllowed = 1;
@@ -335,9 +330,8 @@ extern "C" int mrt_gpu_gemm_run(const mrt_gpu_gemm *g, void *stream, int pdl, ch
         attr[na].val.clusterDim.x = (unsigned)g->cluster, attr[na].val.clusterDim.y = 1;
         attr[na++].val.clusterDim.z = 1;
     }
-    mrt_launch_attr_priority(attr, &na);
     cfg.attrs = na ? attr : NULL;
-    cfg.numAttrs = na;
+    cfg.numAttrs = (unsigned)na;
     mrt_gemm_args args; /* the plan's, with this launch's records */
     memcpy(&args, g->args, sizeof args);
     args.ts = ts;
