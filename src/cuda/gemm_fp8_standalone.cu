@@ -66,8 +66,11 @@ extern "C" int mrt_gpu_gemm_fp8_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_fp8_arg
     const int tn = mrt_gemm_pick_tn(M), nchunks = (M + tn - 1) / tn, ntiles = (N + 127) / 128;
     if (x->split < 0 || (x->split > 0 && nkb % x->split))
         return mrt_gpu_fail(why, n, "gemm_fp8: split %d does not divide the %d K blocks of K = %d", x->split, nkb, K);
+    if (x->partials_out && !x->out_f32)
+        return mrt_gpu_fail(why, n, "gemm_fp8: partials_out needs out_f32 (the planes are fp32 sums)");
     int cluster = 1;
-    const int split = mrt_fp8_split(M, N, K, x->split, x->reduce_cluster > 0 ? 1 : x->reduce_cluster < 0 ? 0 : 2, &cluster);
+    const int allow_cluster = x->partials_out || x->reduce_cluster < 0 ? 0 : x->reduce_cluster > 0 ? 1 : 2;
+    const int split = mrt_fp8_split(M, N, K, x->split, allow_cluster, &cluster);
     int smem = 0;
     const int stages = mrt_gemm_pick_stages(MRT_GEMM_FP8, tn, nkb / split, &smem);
     if (stages < 1) return mrt_gpu_fail(why, n, "gemm_fp8: M = %d, split %d does not fit shared memory", M, split);
@@ -85,6 +88,8 @@ extern "C" int mrt_gpu_gemm_fp8_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_fp8_arg
             return mrt_gpu_fail(why, n, "gemm_fp8: split %d needs a workspace of %zu bytes, given %zu", split,
                                 g->workspace_need, x->workspace ? x->workspace_bytes : (size_t)0);
         mrt_gemm_ws_split(x->workspace, 1, nchunks, ntiles, &a.tickets, &a.partial);
+        a.partials_only = x->partials_out ? 1 : 0;
+        g->partials = x->partials_out ? a.partial : NULL;
     }
     if (mrt_tmap_2d(g->tmap_w, x->w, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, N, K, 128, 128, why, n)) return -1;
     if (mrt_tmap_2d(g->tmap_x, x->x8, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, M, K, 128, tn, why, n)) return -1;

@@ -41,6 +41,12 @@ typedef struct mrt_gpu_gemm_fp8_args {
                            through the global workspace. 1: cluster wherever it fits; -1: always
                            global; 0 (default): cluster only when the whole GEMM is one cluster
                            (B1, C0), global otherwise -- as measured fastest (bench/gemm/NOTES.md) */
+    int partials_out;  /* 1: with split > 1 the kernel leaves the split partials unsummed in the
+                          workspace (mrt_gpu_gemm.partials, [split][M][N] fp32) and does not
+                          write out: the consumer sums them in split order (the serial and cmp
+                          finalization kernels do, mrt_gpu_epi.part). Saves the kernel's
+                          reduction tail (fence, ticket, the last CTA's loads). fp32 out only;
+                          reduces through global memory whatever reduce_cluster says. */
     void *workspace;   /* split-K partials and tickets; see mrt_gpu_gemm.workspace_need */
     size_t workspace_bytes;
 } mrt_gpu_gemm_fp8_args;
@@ -80,6 +86,8 @@ typedef struct mrt_gpu_gemm {
     size_t workspace_need; /* bytes; 0 when no global reduction. Its first 4*tiles bytes are
                               tickets that must be zero before the first run (cudaMemset once);
                               every run leaves them zero again. */
+    const float *partials; /* partials_out with split > 1: the split planes [split][M][N] each
+                              run writes (in the workspace); else NULL (out holds the result) */
 } mrt_gpu_gemm;
 
 int mrt_gpu_gemm_fp8_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_fp8_args *a, char *why, size_t n);

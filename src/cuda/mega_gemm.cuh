@@ -198,14 +198,7 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
     if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) c0 = u.u0 + 128 * pc, c1 = c0 + 128;
     if (o.epi_kind == MRT_EPI_Q_B) c0 = max(u.u0, (u.h0 + pc) * u.width), c1 = min(u.u1, (u.h0 + pc + 1) * u.width);
     if (o.epi_kind == MRT_EPI_INDEX_Q) c0 = (u.h0 + pc) * e.dim, c1 = c0 + e.dim;
-    const long long plane = (long long)e.M * N;
-    for (int n = c0 + 4 * g.tid; n < c1; n += 4 * g.n) { /* 4 columns a thread-step, from L2 */
-        const float *src = o.part + (long long)row * N + n;
-        float4 v[1];
-        if (o.nsplit > 1) mrt_sum_splits<1>(src, plane, o.nsplit, v);
-        else v[0] = __ldcg((const float4 *)src);
-        *(float4 *)(o.reduced + (long long)row * N + n) = v[0];
-    }
+    mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
     g.sync();
     switch (o.epi_kind) {
     case MRT_EPI_QKV_A:

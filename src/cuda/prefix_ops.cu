@@ -39,10 +39,32 @@ extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t
     return e ? mrt_gpu_fail(why, n, "a0: launch failed: %s", cudaGetErrorString(e)) : 0;
 }
 
+/* The split planes a GEMM left unsummed (mrt_gpu_epi.part), and its output to sum them into. */
+struct mrt_epi_split {
+    const float *part;
+    float *c;
+    int nsplit;
+};
+
+/* The GEMM output columns [c0, c1) that unit u of the epilogue reads. */
+static __device__ __forceinline__ void mrt_epi_unit_cols(const mrt_epi_args &a, int epi, int u, int *c0, int *c1) {
+    switch (epi) {
+    case MRT_EPI_QKV_A:
+        if (u < a.q_lora / 128) *c0 = u * 128, *c1 = *c0 + 128;
+        else *c0 = a.q_lora, *c1 = a.N;
+        break;
+    case MRT_EPI_Q_B: *c0 = u * (a.nope + a.rope), *c1 = *c0 + a.nope + a.rope; break;
+    case MRT_EPI_INDEX_Q: *c0 = u * a.dim, *c1 = *c0 + a.dim; break;
+    default: *c0 = 0, *c1 = a.N; break; /* INDEX_K: the whole row */
+    }
+}
+
 /* grid.x = row, grid.y = unit (QKV_A: q blocks, then the kv unit; Q_B, INDEX_Q: heads).
+ * With sp.part, the unit's columns are summed over the GEMM's split planes first, in split
+ * order (as the GEMM's own reduction and the megakernel's finalization sum them).
  * TRACE: as mrt_a0_kernel's. */
 template <bool TRACE>
-__global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, mrt_cta_stamp *ts) {
+__global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, mrt_epi_split sp, mrt_cta_stamp *ts) {
     __shared__ double ds[32];
     __shared__ float fs[32];
     __shared__ float rowbuf[256];
@@ -50,6 +72,12 @@ __global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, m
     mrt_pdl_entry<TRACE>(ts);
     int row = blockIdx.x, u = blockIdx.y;
     const mrt_grp g = mrt_grp_cta();
+    if (sp.part) {
+        int c0, c1;
+        mrt_epi_unit_cols(a, epi, u, &c0, &c1);
+        mrt_epi_sum_columns(g, sp.part, sp.c, (long long)a.M * a.N, sp.nsplit, a.N, row, c0, c1);
+        __syncthreads(); /* the epilogue reads c */
+    }
     switch (epi) {
     case MRT_EPI_QKV_A:
         if (u < a.q_lora / 128) mrt_epi_qkv_a_q(g, a, row, u * 128, ds, fs);
@@ -111,10 +139,13 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, cha
     mrt_epi_args a;
     int units, threads;
     if (mrt_epi_fill(e, &a, &units, &threads, why, n)) return -1;
+    if (e->part && (e->nsplit < 1 || e->N % 4))
+        return mrt_gpu_fail(why, n, "epilogue: %d split planes of width %d (need >= 1, a multiple of 4)", e->nsplit, e->N);
     dim3 grid(e->M, units);
     int epi = e->epi;
+    mrt_epi_split sp = {e->part, e->c, e->nsplit};
     mrt_cta_stamp *ts = mrt_gpu_stamps_take((int)(grid.x * grid.y), "epilogue");
-    void *args[3] = {&a, &epi, &ts};
+    void *args[4] = {&a, &epi, &sp, &ts};
     const void *fn = ts ? (const void *)mrt_epi_kernel<true> : (const void *)mrt_epi_kernel<false>;
     cudaError_t ce = mrt_pdl_launch(fn, grid, dim3(threads), 0, args, (cudaStream_t)stream, pdl);
     return ce ? mrt_gpu_fail(why, n, "epilogue: launch failed: %s", cudaGetErrorString(ce)) : 0;

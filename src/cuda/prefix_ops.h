@@ -22,7 +22,7 @@ int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t *w, uint16
  * its slot order (src/ops/gemm_fp8.c); params are the op's integer and float params. */
 typedef struct mrt_gpu_epi {
     int epi;
-    const float *c;
+    float *c; /* the GEMM output [M, N] the epilogue reads (and, with part, first sums into) */
     int M, N, K;
     const void *in[12];
     void *out[4];
@@ -30,6 +30,9 @@ typedef struct mrt_gpu_epi {
     float eps;
     int gate_partials;                 /* INDEX_Q */
     uint16_t *qmla; int qmla_width, qmla_rope_at; /* Q_B writes roped q_pe into the query */
+    const float *part; /* non-NULL: the GEMM left nsplit partial planes [nsplit][M][N] unsummed
+                          (mrt_gpu_gemm.partials); each CTA first sums its unit's columns into c */
+    int nsplit;
 } mrt_gpu_epi;
 
 int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, char *why, size_t n);

@@ -61,6 +61,7 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
                 ga.x8 = D(x, op->in[0], c), ga.sx = (const float *)D(x, op->in[1], c);
                 ga.w = D(x, op->in[2], c), ga.sw = (const float *)D(x, op->in[3], c);
                 ga.out = s->c, ga.out_ld = N, ga.out_f32 = 1, ga.split = plan_split(x, op, K / 128);
+                ga.partials_out = 1; /* its finalization kernel sums the planes (mrt_gpu_epi.part) */
                 ga.workspace = s->ws, ga.workspace_bytes = ws;
                 if (mrt_gpu_gemm_fp8_plan(&s->gemm[c], &ga, x->why, sizeof x->why))
                     return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: %s", op->name, x->why);
@@ -220,6 +221,7 @@ mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *
         for (int j = 0; j < op->n_in; j++) e.in[j] = D(x, op->in[j], copy);
         for (int j = 0; j < op->n_out; j++) e.out[j] = D(x, op->out[j], copy);
         e.gate_partials = 1; /* the serial head gate is reduced in its GEMM */
+        e.part = s->gemm[copy].partials, e.nsplit = s->gemm[copy].split;
         if (e.epi == MRT_EPI_Q_B) { /* roped q_pe lands in the FlashMLA query D2 writes */
             const mrt_tensor *q = mrt_graph_find_tensor(g, "qmla");
             if (!q) return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: no qmla tensor for q_pe", op->name);

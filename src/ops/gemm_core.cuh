@@ -25,6 +25,7 @@
 #include <cuda.h> /* CUtensorMap */
 #include <stdint.h>
 
+#include "split_sum.cuh" /* mrt_sum_splits */
 #include "stamp.cuh"
 #include "wgmma_ops.cuh"
 
@@ -83,6 +84,8 @@ typedef struct mrt_gemm_args {
     int cluster;       /* split > 1 only: 1 = the split CTAs of a tile form a thread-block cluster
                           (cluster rank = split) and reduce through distributed shared memory;
                           0 = through `partial` and `tickets` in global memory */
+    int partials_only; /* split > 1, global: every CTA writes its partial plane and ends; the
+                          kernel's consumer sums the planes (no tickets, no last-CTA reduction) */
 } mrt_gemm_args;
 
 /* What one CTA (or one megakernel instruction) computes: rows n0 .. n0+BLOCK_N of batch
@@ -622,30 +625,6 @@ static __device__ __forceinline__ void mrt_gemm_stage_acc(float *stg, const floa
             for (int j = 0; j < 2; j++) stg[(8 * c + 2 * q + j) * L::PITCH + r + 8 * i] = acc[4 * c + 2 * i + j];
 }
 
-/* ---- split-K sums ------------------------------------------------------------------ */
-
-/* V float4s at src summed over `nsplit` fp32 planes `plane` floats apart, in split order
- * 0 + p0 + p1 + ... (deterministic: the same order whoever sums), 8 splits' loads in flight
- * at a time, from L2 (other CTAs wrote them). */
-template <int V>
-static __device__ __forceinline__ void mrt_sum_splits(const float *src, long long plane, int nsplit, float4 (&v)[V]) {
-#pragma unroll
-    for (int k = 0; k < V; k++) v[k] = make_float4(0.f, 0.f, 0.f, 0.f);
-    for (int s0 = 0; s0 < nsplit; s0 += 8) {
-        float4 u[8][V];
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-            if (s0 + j < nsplit)
-#pragma unroll
-                for (int k = 0; k < V; k++) u[j][k] = __ldcg((const float4 *)(src + (s0 + j) * plane) + k);
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-            if (s0 + j < nsplit)
-#pragma unroll
-                for (int k = 0; k < V; k++) v[k].x += u[j][k].x, v[k].y += u[j][k].y, v[k].z += u[j][k].z, v[k].w += u[j][k].w;
-    }
-}
-
 /* ---- role: store (final values, or a split-K partial and the deterministic reduce) --- */
 
 /* Run by `nthr` threads (tid 0..nthr-1) after the staging tile is complete and visible to
@@ -681,6 +660,7 @@ static __device__ __forceinline__ void mrt_gemm_store(const mrt_gemm_tile &t, co
         __stcg(d, s[0]);
         __stcg(d + 1, s[1]);
     }
+    if (a.partials_only) return; /* the consumer sums the planes (mrt_gpu_gemm_fp8_args.partials_out) */
     __threadfence(); /* each writer's partial is visible gpu-wide before its ticket */
     sync();
     unsigned *ticket = a.tickets + ((long long)t.batch * a.nchunks + t.chunk) * a.ntiles + t.ntile;

@@ -12,8 +12,26 @@
 
 #include "add_rmsnorm_quant.cuh" /* mrt_block_sum_f64 */
 #include "numerics.h"
+#include "split_sum.cuh"
 
 #define MRT_EPI_THREADS 128
+
+/* Columns [c0, c1) of row `row` of the GEMM output c [M, N]: its nsplit partial planes
+ * (`plane` floats apart, [split][M][N]) summed in split order into c, 4 columns a thread-step
+ * (c0, c1 multiples of 4). The caller's group barrier must follow before the epilogue reads c.
+ * Used where a GEMM left its planes unsummed: the standalone finalization kernel and the
+ * megakernel's group finalization. */
+static __device__ __forceinline__ void mrt_epi_sum_columns(const mrt_grp &g, const float *part, float *c,
+                                                           long long plane, int nsplit, int N, int row, int c0,
+                                                           int c1) {
+    for (int n = c0 + 4 * g.tid; n < c1; n += 4 * g.n) {
+        const float *src = part + (long long)row * N + n;
+        float4 v[1];
+        if (nsplit > 1) mrt_sum_splits<1>(src, plane, nsplit, v);
+        else v[0] = __ldcg((const float4 *)src);
+        *(float4 *)(c + (long long)row * N + n) = v[0];
+    }
+}
 
 static __device__ __forceinline__ float mrt_grp_max(const mrt_grp &g, float v, float *scratch) {
     for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));

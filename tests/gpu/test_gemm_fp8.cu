@@ -4,6 +4,7 @@
  * (quantized like the real ones: 1x128 activation scales, 128x128 weight scales), output
  * poisoned with 0xFF before every run, rel err <= 1e-2, and identical bytes over --reps
  * runs (default 100; alternating the plain and the PDL / griddepcontrol.wait kernels).
+ * fp32 cases with a global split-K also run with partials_out (check_partials_out).
  * Build: make (build/tests/gpu/test_gemm_fp8) or scripts/gpu-check.sh. */
 #include "gemm_test_util.h"
 
@@ -84,6 +85,48 @@ static void ref_fp8(const fp8_data &d, std::vector<double> &ref) {
     });
 }
 
+/* partials_out (what the serial executor's fp8 GEMMs use): the same plan leaves its split
+ * partials unsummed and does not write out; summed on the host in split order (0 + p0 + p1
+ * ...), they must give the bytes the kernel's own reduction gave (`reduced`). Planes and out
+ * are poisoned first, both kernel variants run. */
+static void check_partials_out(const fp8_case &c, mrt_gpu_gemm_fp8_args a, const std::vector<uint8_t> &reduced,
+                               void *out, size_t out_bytes, size_t ws_bytes, int M) {
+    const int N = a.N;
+    a.partials_out = 1;
+    mrt_gpu_gemm g;
+    char why[512];
+    if (!CHECK(mrt_gpu_gemm_fp8_plan(&g, &a, why, sizeof why) == 0, "%s M=%d partials_out: plan failed: %s", c.name, M,
+               why))
+        return;
+    if (!CHECK(g.partials && g.split > 1 && g.cluster == 1 && g.workspace_need <= ws_bytes,
+               "%s M=%d partials_out: plan has no planes (split %d, cluster %d)", c.name, M, g.split, g.cluster))
+        return;
+    const size_t plane = (size_t)M * N, pbytes = plane * g.split * 4;
+    std::vector<float> planes(plane * g.split), sum(plane);
+    for (int pdl = 0; pdl < 2; pdl++) {
+        CUDA_OK(cudaMemset(out, 0xFF, out_bytes));
+        CUDA_OK(cudaMemset((void *)g.partials, 0xFF, pbytes));
+        if (!CHECK(mrt_gpu_gemm_run(&g, NULL, pdl, why, sizeof why) == 0, "%s partials_out: %s", c.name, why)) return;
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(planes.data(), g.partials, pbytes, cudaMemcpyDeviceToHost));
+        std::vector<uint8_t> o(out_bytes);
+        CUDA_OK(cudaMemcpy(o.data(), out, out_bytes, cudaMemcpyDeviceToHost));
+        long written = 0;
+        for (size_t i = 0; i < out_bytes; i++) written += o[i] != 0xFF;
+        for (size_t i = 0; i < plane; i++) {
+            float v = 0.0f;
+            for (int sp = 0; sp < g.split; sp++) v += planes[sp * plane + i];
+            sum[i] = v;
+        }
+        const bool same = memcmp(sum.data(), reduced.data(), plane * 4) == 0;
+        printf("fp8 %-3s K=%-5d N=%-5d M=%-3d partials_out split=%-2d pdl=%d: host sum of the planes %s the kernel's "
+               "reduction; out bytes written %ld\n",
+               c.name, a.K, N, M, g.split, pdl, same ? "equals" : "DIFFERS FROM", written);
+        CHECK(same, "%s M=%d partials_out: summed planes differ from the kernel's reduction", c.name, M);
+        CHECK(written == 0, "%s M=%d partials_out: %ld bytes of out written", c.name, M, written);
+    }
+}
+
 static void run_case(const fp8_case &c, int M, const test_opts &o, uint64_t seed) {
     fp8_data d;
     d.M = M, d.N = c.N, d.K = c.K;
@@ -160,6 +203,7 @@ static void run_case(const fp8_case &c, int M, const test_opts &o, uint64_t seed
     CHECK(poisoned == 0, "%s M=%d: %ld outputs never written", c.name, M, poisoned);
     CHECK(rel <= 1e-2, "%s M=%d: rel err %.3e > 1e-2", c.name, M, rel);
     CHECK(identical, "%s M=%d: outputs differ between runs", c.name, M);
+    if (c.out_f32 && g.split > 1) check_partials_out(c, a, first, out, out_bytes, ws_bytes, M);
     cudaFree(x8), cudaFree(w8), cudaFree(sx), cudaFree(sw), cudaFree(out);
     if (ws) cudaFree(ws);
 }
@@ -202,13 +246,15 @@ int main(int argc, char **argv) {
     for (const fp8_case &c : cases)
         for (int i = 0; i < nms; i++)
             if (!o.only || !strcmp(o.only, c.name)) run_case(c, ms[i], o, seed++);
-    /* forced splits: the reduce path where the planner picks none, and none where it splits */
     /* forced splits: no split where the planner splits, splits where it does not, and the
-     * cluster (distributed shared memory) reduction next to the global one */
+     * cluster (distributed shared memory) reduction next to the global one; fp32 outputs with
+     * the serial executor's splits (B0 6, D1 4, B1 16, global), whose partials_out planes
+     * check_partials_out sums against the kernel's reduction */
     const fp8_case forced[] = {{"D0", 16384, 2048, 0, 4, 0}, {"D0", 16384, 2048, 0, 4, 1},
                                {"B0", 2624, 6144, 0, 1, 0},  {"B0", 2624, 6144, 0, 6, 1},
                                {"B1", 128, 6144, 0, 48, 0},  {"B1", 128, 6144, 0, 16, -1},
-                               {"D1", 4096, 2048, 0, 2, 1}};
+                               {"D1", 4096, 2048, 0, 2, 1},  {"B0", 2624, 6144, 1, 6, -1},
+                               {"D1", 4096, 2048, 1, 4, -1}, {"B1", 128, 6144, 1, 16, -1}};
     for (const fp8_case &c : forced) {
         if (o.only && strcmp(o.only, "forced")) continue;
         run_case(c, 16, o, seed++);
