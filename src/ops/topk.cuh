@@ -44,6 +44,7 @@ struct mrt_topk_args {
 struct alignas(16) mrt_topk_shared {
     uint32_t nvalid, dsel, above, eqcnt, lcount;
     uint32_t wsum[32];
+    uint64_t wsum2[32];      /* the emit's scan of (ties, selected) pairs */
     uint32_t wg[32], we[32]; /* per warp: selected keys above the threshold, keys equal to it */
     uint32_t cnt[2][16];     /* cluster variant: the same per CTA, in the leader */
 };
@@ -79,27 +80,28 @@ static __device__ __forceinline__ bool mrt_topk_above(const mrt_topk_sel &s, uin
     return s.tkey ? key > s.tkey : key >= s.lo;
 }
 
-/* Exclusive prefix sum over the T threads (in thread order) of v; *total gets the sum.
- * Uses sh->wsum; the caller puts a barrier between two calls' last reads and next writes. */
-template <int T>
-static __device__ __forceinline__ uint32_t mrt_topk_scan(uint32_t v, mrt_topk_shared *sh, uint32_t *total, int tid) {
+/* Exclusive prefix sum over the T threads (in thread order) of v (uint32_t or uint64_t);
+ * *total gets the sum. wsum: 32 words of shared memory; the caller puts a barrier between
+ * two calls' last reads and next writes of the same words. */
+template <int T, class V>
+static __device__ __forceinline__ V mrt_topk_scan(V v, V *wsum, V *total, int tid) {
     const int lane = tid & 31, warp = tid >> 5;
-    uint32_t x = v;
+    V x = v;
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
-        const uint32_t y = __shfl_up_sync(0xffffffffu, x, o);
+        const V y = __shfl_up_sync(0xffffffffu, x, o);
         if (lane >= o) x += y;
     }
-    if (lane == 31) sh->wsum[warp] = x;
+    if (lane == 31) wsum[warp] = x;
     mrt_topk_bar<T>();
-    uint32_t w = lane < T / 32 ? sh->wsum[lane] : 0u, wi = w;
+    V w = lane < T / 32 ? wsum[lane] : V(0), wi = w;
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
-        const uint32_t y = __shfl_up_sync(0xffffffffu, wi, o);
+        const V y = __shfl_up_sync(0xffffffffu, wi, o);
         if (lane >= o) wi += y;
     }
     *total = __shfl_sync(0xffffffffu, wi, T / 32 - 1);
-    const uint32_t wbase = __shfl_sync(0xffffffffu, wi - w, warp);
+    const V wbase = __shfl_sync(0xffffffffu, wi - w, warp);
     return wbase + x - v;
 }
 
@@ -122,7 +124,7 @@ static __device__ __forceinline__ uint32_t mrt_topk_find(const uint32_t *hist, i
         const int q = tid * per + i; /* q-th digit from the top */
         if (q < nb) local += hist[nb - 1 - q];
     }
-    const uint32_t excl = mrt_topk_scan<T>(local, sh, &total, tid);
+    const uint32_t excl = mrt_topk_scan<T>(local, sh->wsum, &total, tid);
     if (excl < krem && krem <= excl + local) {
         uint32_t cum = excl;
         for (int i = 0; i < per; i++) {
@@ -238,8 +240,11 @@ static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, ui
  *          radix passes over the row settle the selection before pass 1);
  *  list:   radix passes over the list settle the threshold; its selected keys are or-ed into
  *          `sel`, the keys equal to the threshold into `tie`;
- *  emit:   each thread owns a run of bitmap words: counts, two scans, then the indices of its
- *          words in order, taking ties while fewer than `need` precede them.
+ *  emit:   each thread owns a run of bitmap words: it counts them, one scan of (ties,
+ *          selected) gives each word its output position and the ties it may take (the
+ *          lowest, while fewer than `need` precede them); then the warps write the words'
+ *          indices, a word per warp-step, lane = bit, so consecutive positions go out
+ *          together (coalesced stores, instead of each thread's run one index at a time).
  * The row is read twice; everything after pass 1 is a few words a thread.
  * STOP (diagnostic, output incomplete): 1..4 return after pass 0, the digit search, pass 1,
  * the list, so that timing each shows what the phases cost (index_ops.h, variants 4-7). */
@@ -332,18 +337,25 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     }
     if constexpr (STOP == 4) return;
 
-    /* emit */
+    /* emit: per word, the final mask into sel[w] and its first output position into tie[w]
+     * (each word is its owner thread's alone until the barrier) */
     const int per = (W + T - 1) / T, w0 = min(W, tid * per), w1 = min(W, w0 + per);
-    uint32_t cs = 0, ct = 0, ts, tt;
-    for (int w = w0; w < w1; w++) cs += (uint32_t)__popc(sel[w]), ct += (uint32_t)__popc(tie[w]);
-    const uint32_t es = mrt_topk_scan<T>(cs, sh, &ts, tid);
-    mrt_topk_bar<T>(); /* wsum is rewritten by the next scan */
-    const uint32_t et = mrt_topk_scan<T>(ct, sh, &tt, tid);
+    uint64_t c2 = 0, t2; /* ties in the high half, selected in the low */
+    for (int w = w0; w < w1; w++) c2 += (uint64_t)__popc(tie[w]) << 32 | (uint32_t)__popc(sel[w]);
+    const uint64_t e2 = mrt_topk_scan<T>(c2, sh->wsum2, &t2, tid);
+    const uint32_t es = (uint32_t)e2, et = (uint32_t)(e2 >> 32);
     uint32_t pos = es + min(et, s.need), ties = s.need > et ? s.need - et : 0u; /* ties this run may take */
     for (int w = w0; w < w1; w++) {
         uint32_t m = sel[w], t = tie[w];
         for (; t && ties; ties--) m |= t & (0u - t), t &= t - 1u; /* the lowest ties first */
-        for (; m; m &= m - 1u) out[pos++] = w * 32 + __ffs(m) - 1;
+        sel[w] = m, tie[w] = pos;
+        pos += (uint32_t)__popc(m);
+    }
+    mrt_topk_bar<T>();
+    const uint32_t below = (1u << lane) - 1u;
+    for (int w = warp; w < W; w += T / 32) {
+        const uint32_t m = sel[w];
+        if ((m >> lane) & 1u) out[tie[w] + (uint32_t)__popc(m & below)] = w * 32 + lane;
     }
     for (int r = (int)min(nvalid, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
     mrt_topk_bar<T>(); /* the next row reuses shared memory */
