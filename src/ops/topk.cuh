@@ -44,7 +44,6 @@ struct mrt_topk_args {
 struct alignas(16) mrt_topk_shared {
     uint32_t nvalid, dsel, above, eqcnt, lcount;
     uint32_t wsum[32];
-    uint64_t wsum2[32];      /* the emit's scan of (ties, selected) pairs */
     uint32_t wg[32], we[32]; /* per warp: selected keys above the threshold, keys equal to it */
     uint32_t cnt[2][16];     /* cluster variant: the same per CTA, in the leader */
 };
@@ -80,28 +79,27 @@ static __device__ __forceinline__ bool mrt_topk_above(const mrt_topk_sel &s, uin
     return s.tkey ? key > s.tkey : key >= s.lo;
 }
 
-/* Exclusive prefix sum over the T threads (in thread order) of v (uint32_t or uint64_t);
- * *total gets the sum. wsum: 32 words of shared memory; the caller puts a barrier between
- * two calls' last reads and next writes of the same words. */
-template <int T, class V>
-static __device__ __forceinline__ V mrt_topk_scan(V v, V *wsum, V *total, int tid) {
+/* Exclusive prefix sum over the T threads (in thread order) of v; *total gets the sum.
+ * Uses sh->wsum; the caller puts a barrier between two calls' last reads and next writes. */
+template <int T>
+static __device__ __forceinline__ uint32_t mrt_topk_scan(uint32_t v, mrt_topk_shared *sh, uint32_t *total, int tid) {
     const int lane = tid & 31, warp = tid >> 5;
-    V x = v;
+    uint32_t x = v;
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
-        const V y = __shfl_up_sync(0xffffffffu, x, o);
+        const uint32_t y = __shfl_up_sync(0xffffffffu, x, o);
         if (lane >= o) x += y;
     }
-    if (lane == 31) wsum[warp] = x;
+    if (lane == 31) sh->wsum[warp] = x;
     mrt_topk_bar<T>();
-    V w = lane < T / 32 ? wsum[lane] : V(0), wi = w;
+    uint32_t w = lane < T / 32 ? sh->wsum[lane] : 0u, wi = w;
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
-        const V y = __shfl_up_sync(0xffffffffu, wi, o);
+        const uint32_t y = __shfl_up_sync(0xffffffffu, wi, o);
         if (lane >= o) wi += y;
     }
     *total = __shfl_sync(0xffffffffu, wi, T / 32 - 1);
-    const V wbase = __shfl_sync(0xffffffffu, wi - w, warp);
+    const uint32_t wbase = __shfl_sync(0xffffffffu, wi - w, warp);
     return wbase + x - v;
 }
 
@@ -124,7 +122,7 @@ static __device__ __forceinline__ uint32_t mrt_topk_find(const uint32_t *hist, i
         const int q = tid * per + i; /* q-th digit from the top */
         if (q < nb) local += hist[nb - 1 - q];
     }
-    const uint32_t excl = mrt_topk_scan<T>(local, sh->wsum, &total, tid);
+    const uint32_t excl = mrt_topk_scan<T>(local, sh, &total, tid);
     if (excl < krem && krem <= excl + local) {
         uint32_t cum = excl;
         for (int i = 0; i < per; i++) {
@@ -240,11 +238,8 @@ static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, ui
  *          radix passes over the row settle the selection before pass 1);
  *  list:   radix passes over the list settle the threshold; its selected keys are or-ed into
  *          `sel`, the keys equal to the threshold into `tie`;
- *  emit:   each thread owns a run of bitmap words: it counts them, one scan of (ties,
- *          selected) gives each word its output position and the ties it may take (the
- *          lowest, while fewer than `need` precede them); then the warps write the non-empty
- *          words' indices, a word per warp-step, lane = bit, so consecutive positions go out
- *          together (coalesced stores, instead of each thread's run one index at a time).
+ *  emit:   each thread owns a run of bitmap words: counts, two scans, then the indices of its
+ *          words in order, taking ties while fewer than `need` precede them.
  * The row is read twice; everything after pass 1 is a few words a thread.
  * STOP (diagnostic, output incomplete): 1..4 return after pass 0, the digit search, pass 1,
  * the list, so that timing each shows what the phases cost (index_ops.h, variants 4-7). */
@@ -337,34 +332,18 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     }
     if constexpr (STOP == 4) return;
 
-    /* emit: per word, the final mask into sel[w] and its first output position into tie[w]
-     * (each word is its owner thread's alone until the barrier) */
+    /* emit */
     const int per = (W + T - 1) / T, w0 = min(W, tid * per), w1 = min(W, w0 + per);
-    uint64_t c2 = 0, t2; /* ties in the high half, selected in the low */
-    for (int w = w0; w < w1; w++) c2 += (uint64_t)__popc(tie[w]) << 32 | (uint32_t)__popc(sel[w]);
-    const uint64_t e2 = mrt_topk_scan<T>(c2, sh->wsum2, &t2, tid);
-    const uint32_t es = (uint32_t)e2, et = (uint32_t)(e2 >> 32);
+    uint32_t cs = 0, ct = 0, ts, tt;
+    for (int w = w0; w < w1; w++) cs += (uint32_t)__popc(sel[w]), ct += (uint32_t)__popc(tie[w]);
+    const uint32_t es = mrt_topk_scan<T>(cs, sh, &ts, tid);
+    mrt_topk_bar<T>(); /* wsum is rewritten by the next scan */
+    const uint32_t et = mrt_topk_scan<T>(ct, sh, &tt, tid);
     uint32_t pos = es + min(et, s.need), ties = s.need > et ? s.need - et : 0u; /* ties this run may take */
     for (int w = w0; w < w1; w++) {
         uint32_t m = sel[w], t = tie[w];
         for (; t && ties; ties--) m |= t & (0u - t), t &= t - 1u; /* the lowest ties first */
-        sel[w] = m, tie[w] = pos;
-        pos += (uint32_t)__popc(m);
-    }
-    mrt_topk_bar<T>();
-    /* each warp a contiguous run of words, 32 at a time (lane = word), and of those only the
-     * non-empty ones, one per step (lane = bit): long rows with a sparse selection skip their
-     * empty words (a word per warp-step without the skip: M=64 kv=65536 34.9 -> 39.2 us) */
-    const uint32_t below = (1u << lane) - 1u;
-    const int wpw = (W + T / 32 - 1) / (T / 32), a0 = min(W, warp * wpw), a1 = min(W, a0 + wpw);
-    for (int b = a0; b < a1; b += 32) {
-        const int w = b + lane;
-        const uint32_t m = w < a1 ? sel[w] : 0u, base = w < a1 ? tie[w] : 0u;
-        for (uint32_t nz = __ballot_sync(0xffffffffu, m != 0u); nz; nz &= nz - 1u) {
-            const int j = __ffs(nz) - 1;
-            const uint32_t mj = __shfl_sync(0xffffffffu, m, j), bj = __shfl_sync(0xffffffffu, base, j);
-            if ((mj >> lane) & 1u) out[bj + (uint32_t)__popc(mj & below)] = (b + j) * 32 + lane;
-        }
+        for (; m; m &= m - 1u) out[pos++] = w * 32 + __ffs(m) - 1;
     }
     for (int r = (int)min(nvalid, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
     mrt_topk_bar<T>(); /* the next row reuses shared memory */
