@@ -22,7 +22,13 @@
  * No sort: ascending index order is the output order, so the candidates never need ranking.
  * (Until 2026-11-29 the output was sorted by logit; the sort was half of the op: H200, GLM-5
  * M=16 KV=8192, 13.88 us a step with it, 7.24 us without it.) Every step is a pass over shared
- * memory between barriers: no spin, no global atomics. */
+ * memory between barriers: no spin, no global atomics.
+ *
+ * Where the one-CTA row's time goes (H200, 2026-11-29, M=16 kv=8192 k=2048, 9.52 us a kernel in
+ * a CUDA graph, phases from the STOP variants): load + histogram ~1.9 us, digit search 0.9,
+ * pass 1 2.4, the list 1.15, emit 2.5. Tried and measured slower (bench/RESULTS.md, session 6):
+ * a warp-aggregated histogram (__match_any_sync: 16.0 us), and an emit with coalesced stores
+ * (a bitmap word per warp-step: 9.17 us here but 39.2 against 34.9 at M=64 kv=65536). */
 #ifndef MRT_TOPK_CUH
 #define MRT_TOPK_CUH
 
