@@ -630,7 +630,8 @@ static __device__ __forceinline__ void mrt_gemm_stage_acc(float *stg, const floa
 /* Run by `nthr` threads (tid 0..nthr-1) after the staging tile is complete and visible to
  * them; `sync` is a barrier among exactly those threads. With split > 1 (and REDUCE) every CTA writes its
  * partial; the last of the tile's `split` CTAs to arrive (ticket) sums all partials in split
- * order 0..split-1 (the same order whoever is last: deterministic) and runs the epilogue. */
+ * order 0..split-1 (the same order whoever is last: deterministic) and runs the epilogue.
+ * With a.partials_only every CTA ends after writing its partial: the consumer sums them. */
 template <int KIND, int TN, class Epi, class Wait, class Sync, bool REDUCE = true>
 static __device__ __forceinline__ void mrt_gemm_store(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                       const float *stg, int *flag, const Epi &epi,
