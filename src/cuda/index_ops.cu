@@ -11,6 +11,7 @@
 #include "index_ops.h"
 #include "pdl.cuh"
 #include "stamp.cuh"
+#include "index_logits_wg.cuh"
 #include "topk.cuh"
 #include "trace_gpu.h"
 
@@ -29,6 +30,23 @@ __global__ void __launch_bounds__(MRT_IL_THREADS, NT == 4 ? 2 : 1) mrt_index_log
     const int j0 = c * a.chunk, j1 = min(a.kv, j0 + a.chunk);
     mrt_index_logits_tile<MODE, NT, ORDER>(a, b, j0, j1, mrt_il_smem, (int)threadIdx.x);
     mrt_stamp_end_if<TRACE>(ts);
+}
+
+/* ---- E1 on wgmma (variant 4): the same tiles, two warpgroups (index_logits_wg.cuh) ----------- */
+template <int TPG, bool TRACE>
+__global__ void __launch_bounds__(MRT_IL_THREADS, 2) mrt_index_logits_wg_kernel(mrt_index_logits_args a, mrt_cta_stamp *ts) {
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    (void)a, (void)ts;
+    __trap(); /* a compute_90 pass has no wgmma (gemm_kernel.cuh says why this never runs) */
+#else
+    extern __shared__ __align__(16) uint8_t mrt_ilw_smem[];
+    mrt_stamp_start_if<TRACE>(ts);
+    mrt_pdl_entry<TRACE>(ts);
+    const int b = (int)blockIdx.x / a.nchunks, c = (int)blockIdx.x % a.nchunks;
+    const int j0 = c * a.chunk, j1 = min(a.kv, j0 + a.chunk);
+    mrt_index_logits_tile_wg<TPG>(a, b, j0, j1, mrt_ilw_smem, (int)threadIdx.x);
+    mrt_stamp_end_if<TRACE>(ts);
+#endif
 }
 
 /* ---- F1: one CTA (T threads) per row --------------------------------------------------------- */
@@ -70,13 +88,25 @@ static cudaError_t mrt_il_launch(mrt_index_logits_args a, int grid, cudaStream_t
     return mrt_pdl_launch((const void *)k, dim3(grid), dim3(MRT_IL_THREADS), (size_t)bytes, args, s, pdl);
 }
 
+template <int TPG> static cudaError_t mrt_ilw_launch(mrt_index_logits_args a, int grid, cudaStream_t s, int pdl) {
+    const int bytes = mrt_ilw_layout::SMEM_BYTES;
+    mrt_cta_stamp *ts = mrt_gpu_stamps_take(grid, "index_logits");
+    auto k = ts ? mrt_index_logits_wg_kernel<TPG, true> : mrt_index_logits_wg_kernel<TPG, false>;
+    cudaError_t e = mrt_gpu_raise_smem((const void *)k, bytes);
+    if (e != cudaSuccess) return e;
+    void *args[2] = {&a, &ts};
+    return mrt_pdl_launch((const void *)k, dim3(grid), dim3(MRT_IL_THREADS), (size_t)bytes, args, s, pdl);
+}
+
 static int il_run(int variant, const void *q8i, const float *wI, const void *idx_cache, const int *pos,
                   const int *block_table, float *logits, int M, int batch, int kv, int heads, int dim, int block_tokens,
                   int chunk, void *stream, int pdl, char *why, size_t n) {
     const char *F = "mrt_gpu_index_logits";
-    if (variant < 0 || variant > 3)
-        return mrt_gpu_fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma, 2: f16 step-major, 3: f16 split chains)", F,
-                    variant);
+    if (variant < 0 || variant > 4)
+        return mrt_gpu_fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma, 2: f16 step-major, 3: f16 split chains, "
+                            "4: f16 wgmma)", F, variant);
+    if (variant == 4 && heads != 32 && heads != 64)
+        return mrt_gpu_fail(why, n, "%s: variant 4 (wgmma) takes 32 or 64 heads, not %d", F, heads);
     if (!q8i) return mrt_gpu_fail(why, n, "%s: q8i is NULL", F);
     if (!wI) return mrt_gpu_fail(why, n, "%s: wI is NULL", F);
     if (!idx_cache) return mrt_gpu_fail(why, n, "%s: idx_cache is NULL", F);
@@ -116,9 +146,11 @@ static int il_run(int variant, const void *q8i, const float *wI, const void *idx
     else if (variant == 2)
         e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4, 1>(a, (int)grid, s, pdl)
                         : mrt_il_launch<MRT_IL_F16, 8, 1>(a, (int)grid, s, pdl);
-    else
+    else if (variant == 3)
         e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4, 2>(a, (int)grid, s, pdl)
                         : mrt_il_launch<MRT_IL_F16, 8, 2>(a, (int)grid, s, pdl);
+    else
+        e = heads == 32 ? mrt_ilw_launch<4>(a, (int)grid, s, pdl) : mrt_ilw_launch<2>(a, (int)grid, s, pdl);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }

@@ -44,7 +44,10 @@ int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache
  *     ~13 mantissa bits in its accumulator; with mma.sync on the H200 (2026-11-29) this variant
  *     measured the same error as variant 0 (~6e-8) and was no faster, so it is kept only to measure.
  *  2: variant 0 with the mmas issued step-major (NT independent accumulator chains in flight);
- *  3: variant 2 with K split over two accumulators per n-tile (2 NT chains of half length).
+ *  3: variant 2 with K split over two accumulators per n-tile (2 NT chains of half length);
+ *  4: warpgroup MMA (wgmma m64n128k16 f16, operands in shared memory; 32 or 64 heads): the
+ *     step towards the tensor cores' full rate (src/ops/index_logits_wg.cuh). Written in
+ *     session 6 without a GPU run, on branch e1-wgmma: unverified until test_index_ops runs.
  *  Variants 2 and 3 target the per-warp serialization seen in variant 0's timings; they were
  *  checked only in the CPU emulation of the tile code, not yet on a GPU (tests/gpu checks them). */
 int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, const void *idx_cache,

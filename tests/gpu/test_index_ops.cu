@@ -368,8 +368,10 @@ static void topk_suite(void) {
 /* ------------------------------------------------------------------------------------------ */
 
 /* E1 variants checked on every case (0 is the default of mrt_gpu_index_logits; see index_ops.h) */
-static const int il_variants[] = {0, 1, 2, 3};
-static const int n_il_variants = 4;
+static const int il_variants[] = {0, 1, 2, 3, 4};
+static const int n_il_variants = 5;
+/* variant 4 (wgmma) takes 32 or 64 heads (index_ops.h) */
+static bool il_applies(int v, const il_case &c) { return v != 4 || c.heads == 32 || c.heads == 64; }
 
 static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
     il_host h;
@@ -385,6 +387,7 @@ static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
     int same[n_il_variants], rc = 0;
     for (int vi = 0; vi < n_il_variants && rc == 0; vi++) {
         same[vi] = 1;
+        if (!il_applies(il_variants[vi], c)) continue;
         for (int rep = 0; rep < g_reps; rep++) {
             CUDA_OK(cudaMemset(d.logits, 0xFF, bytes));
             rc = il_run(il_variants[vi], d, h, d.table, c.chunk, why);
@@ -403,6 +406,10 @@ static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
         for (int vi = 0; vi < n_il_variants; vi++) {
             const il_err &e = es[vi];
             const int v = il_variants[vi];
+            if (!il_applies(v, c)) {
+                printf("   v%d: not run (%d heads)\n", v, c.heads);
+                continue;
+            }
             const double rel = sqrt(e.num / (e.den > 0 ? e.den : 1e-300));
             const double tol = v == 1 ? 2e-3 : 1e-5; /* variant 1: e4m3 MMA (see index_ops.h) */
             printf("   v%d: %.3e / %.3e / %.3e / %ld%s\n", v, rel, e.max_cond, e.max_pt, e.mask_bad,
@@ -555,6 +562,15 @@ static void timing(void) {
                                                     c.heads, 128, c.bt, chunks[ci], s, why, sizeof why);
             });
         }
+    for (int chunk : {128, 256}) { /* variant 4: wgmma (128 keys a pass) */
+        char what[128];
+        snprintf(what, sizeof what, "E1 wgmma (v4) M=16 b=2 kv=8192 chunk=%d (%d CTAs) rotating", chunk, 2 * 8192 / chunk);
+        time_it(what, [&](int i, cudaStream_t s) {
+            const int *tb = d.table + (i % R) * tsz;
+            err |= mrt_gpu_index_logits_variant(4, d.q8, d.wI, d.cache, d.pos, tb, d.logits, c.M, c.batch, c.kv, c.heads,
+                                                128, c.bt, chunk, s, why, sizeof why);
+        });
+    }
     CHECK(err == 0, "timing E1 launches: %s", why);
     /* F1 on the E1 logits of the GLM-5 case (the default E1 wrote them last) */
     CUDA_OK(cudaMemset(d.logits, 0, (size_t)16 * 8192 * 4));
@@ -609,6 +625,11 @@ static void timing(void) {
             time_it(what, [&](int, cudaStream_t s) {
                 err |= mrt_gpu_index_logits(db.q8, db.wI, db.cache, db.pos, db.table, db.logits, b.M, b.batch, b.kv,
                                             b.heads, 128, b.bt, chunk, s, 0, why, sizeof why);
+            });
+            snprintf(what, sizeof what, "E1 wgmma (v4) M=64 b=8 kv=65536 chunk=%d (warm L2)", chunk);
+            time_it(what, [&](int, cudaStream_t s) {
+                err |= mrt_gpu_index_logits_variant(4, db.q8, db.wI, db.cache, db.pos, db.table, db.logits, b.M, b.batch,
+                                                    b.kv, b.heads, 128, b.bt, chunk, s, why, sizeof why);
             });
         }
         int *dk;
