@@ -248,7 +248,9 @@ static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, ui
  *          words in order, taking ties while fewer than `need` precede them.
  * The row is read twice; everything after pass 1 is a few words a thread.
  * STOP (diagnostic, output incomplete): 1..4 return after pass 0, the digit search, pass 1,
- * the list, so that timing each shows what the phases cost (index_ops.h, variants 4-7). */
+ * the list, so that timing each shows what the phases cost (index_ops.h, variants 4-7).
+ * (Their early returns leave loops unreachable: nvcc's warning 128 is silenced here.) */
+#pragma nv_diag_suppress 128
 template <int T, int STOP = 0>
 static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, uint8_t *smem, int cache_keys,
                                     int tid) {
@@ -354,6 +356,7 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     for (int r = (int)min(nvalid, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
     mrt_topk_bar<T>(); /* the next row reuses shared memory */
 }
+#pragma nv_diag_default 128
 
 /* ---- The cluster variant: one row over C CTAs of T threads (standalone kernels only) -----------
  * A single CTA per row leaves most SMs idle at decode M (16 rows, 132 SMs) and is bound by one SM's
