@@ -166,7 +166,12 @@ extern "C" int mrt_gpu_index_logits_variant(int variant, const void *q8i, const 
 extern "C" int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache, const int *pos,
                                     const int *block_table, float *logits, int M, int batch, int kv, int heads,
                                     int dim, int block_tokens, int chunk, void *stream, int pdl, char *why, size_t n) {
-    return il_run(0, q8i, wI, idx_cache, pos, block_table, logits, M, batch, kv, heads, dim, block_tokens, chunk,
+#ifdef MRT_E1_WGMMA /* experiment switch (branch e1-wgmma): the executors' E1 on wgmma */
+    const int variant = heads == 32 || heads == 64 ? 4 : 0;
+#else
+    const int variant = 0;
+#endif
+    return il_run(variant, q8i, wI, idx_cache, pos, block_table, logits, M, batch, kv, heads, dim, block_tokens, chunk,
                   stream, pdl, why, n);
 }
 

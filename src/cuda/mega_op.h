@@ -10,6 +10,7 @@
 #include "gemm_core.cuh"
 #include "gemm_fp8_epilogues.cuh"
 #include "index_logits.cuh"
+#include "index_logits_wg.cuh"
 #include "topk.cuh"
 
 #define MRT_MEGA_THREADS 384

@@ -164,7 +164,12 @@ static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, 
         a.M = M, a.batch = batch, a.n = M / batch, a.kv = kv, a.heads = heads, a.block_tokens = bt;
         a.bpr = (kv + bt - 1) / bt, a.chunk = x->p->cfg[op->id].chunk, a.nchunks = (kv + a.chunk - 1) / a.chunk;
         a.block_bytes = (long long)bt * (MRT_IL_DIM + 4);
-        if (mrt_il_layout<MRT_IL_F16>::SMEM_BYTES > smem) return refuse(x, op, "its tile does not fit shared memory");
+#ifdef MRT_E1_WGMMA
+        const int il_bytes = heads == 32 || heads == 64 ? mrt_ilw_layout::SMEM_BYTES : mrt_il_layout<MRT_IL_F16>::SMEM_BYTES;
+#else
+        const int il_bytes = mrt_il_layout<MRT_IL_F16>::SMEM_BYTES;
+#endif
+        if (il_bytes > smem) return refuse(x, op, "its tile does not fit shared memory");
         return MRT_OK;
     }
     case MRT_OPC_TOPK: {
