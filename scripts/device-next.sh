@@ -22,12 +22,7 @@ grep -E "^\| " "$O/bench.md"
 # cmp A B A B, then its trace (does C0 start right after A0?); test_serial --quick checks its bytes
 timeout 120 build-late/tests/gpu/test_serial --quick > "$O/late-test_serial.log" 2>&1
 echo "late test_serial --quick rc=$? $(tail -1 "$O/late-test_serial.log")"
-for r in 1 2; do
-    for b in build build-late; do
-        timeout 40 $b/megartp bench glm5-prefix --modes cmp > "$O/bench-cmp-$b-$r.md" 2>&1
-        echo "cmp $b round $r rc=$? $(grep -E 'step, cmp' "$O/bench-cmp-$b-$r.md" | tr -s ' ' | cut -c1-100)"
-    done
-done
+ab_bench cmp build build-late
 timeout 60 build-late/megartp trace glm5-prefix --backend cmp -o "$O/trace-cmp-late.json" > "$O/trace-cmp-late.txt" 2>&1
 sed -n '2,$p' "$O/trace-cmp-late.txt" | grep -v "^wrote"
 for k in gemm epi_kernel a0_kernel index_logits topk; do
