@@ -82,3 +82,17 @@ sanitize() {
     echo "$tool $name rc=$? $(grep -E 'SUMMARY' "$O/$tool-$name.log" | tail -1) $(tail -1 "$O/$tool-$name.log")"
     grep -E "^========= Error" -A1 "$O/$tool-$name.log" | cut -c1-160 | head -6
 }
+
+# ab_bench MODES BUILD_DIR...: megartp bench glm5-prefix --modes MODES from each build folder in
+# turn, twice (A B A B, so drift shows); logs $O/bench-<modes>-<dir>-<round>.md; prints each
+# step line.
+ab_bench() {
+    local modes=$1 r b
+    shift
+    for r in 1 2; do
+        for b in "$@"; do
+            timeout 60 $b/megartp bench glm5-prefix --modes "$modes" > "$O/bench-$modes-$b-$r.md" 2>&1
+            echo "$modes $b round $r rc=$? $(grep -E 'step, ' "$O/bench-$modes-$b-$r.md" | tr -s ' ' | cut -c1-100 | tr '\n' ' ')"
+        done
+    done
+}
