@@ -23,12 +23,8 @@ for t in "test_serial --quick" test_mega_prefix; do
     timeout 200 build-wg/tests/gpu/"$@" > "$O/wg-$1.log" 2>&1; echo "wg $t rc=$? $(tail -1 "$O/wg-$1.log")"
     grep FAIL "$O/wg-$1.log" | head -5
 done
-for r in 1 2; do
-    for b in build build-wg build-call; do
-        timeout 60 $b/megartp bench glm5-prefix --modes serial,cmp,mega > "$O/bench-$b-$r.md" 2>&1
-        echo "$b round $r rc=$? $(grep -E '^\| (E1|\*\*step)' "$O/bench-$b-$r.md" | awk -F'|' '{printf "%s %s; ", $2, $4}')"
-    done
-done
+ab_bench serial,cmp,mega build build-wg build-call
+grep -E "^\| E1 " "$O"/bench-serial,cmp,mega-*.md
 [ $((SECONDS - t0)) -lt 450 ] && sanitize racecheck 60 index build/tests/gpu/test_index_ops --tiny
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
