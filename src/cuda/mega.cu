@@ -320,6 +320,10 @@ static mrt_status mega_load(mrt_gpu_exec *x) {
     }
     free(rows);
     if (!st) m->loaded = true;
+    else { /* a later launch loads again from scratch: nothing of this attempt stays allocated */
+        cudaFree(m->instr), cudaFree(m->table), cudaFree(m->events), cudaFree(m->tickets), cudaFree(m->launches);
+        m->instr = NULL, m->table = NULL, m->events = NULL, m->tickets = NULL, m->launches = NULL;
+    }
     return st;
 }
 

@@ -90,10 +90,10 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
 /* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host); o:
  * the operand row in shared memory, tw / tx: its TMA descriptors in global memory (passed as
  * pointers: with the global row passed by reference, the compiler's clone of this function
- * took the whole 896-byte row by value). */
-/* A function of its own, not inlined: its registers are allocated apart from the kernel
- * body's (inlined, the step took 190 us instead of 177-184: H200, 2026-11-29, despite ptxas's
- * C7510 warning that wgmma is serialized across the call). */
+ * took the whole 896-byte row by value). A function of its own, not inlined: its registers
+ * are allocated apart from the kernel body's (inlined, the step took 190 us instead of
+ * 177-184: H200, 2026-11-29, despite ptxas's C7510 warning that wgmma is serialized across
+ * the call). */
 template <int KIND, int TN>
 static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
                                                         const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,

@@ -275,12 +275,18 @@ mrt_status mrt_gpu_graph_step(mrt_gpu_exec *x, int copy, const char *what, mrt_s
         cudaError_t e = cudaStreamBeginCapture(x->stream, cudaStreamCaptureModeThreadLocal);
         if (e) return mrt_gpu_cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: begin capture", what), msg));
         mrt_status st = issue(x, copy);
-        e = cudaStreamEndCapture(x->stream, &gr);
-        if (st) return st;
-        if (e) return mrt_gpu_cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: end capture", what), msg));
+        gr = NULL;
+        e = cudaStreamEndCapture(x->stream, &gr); /* always: the stream leaves capture mode */
+        if (st || e) {
+            if (gr) cudaGraphDestroy(gr); /* a failed issue's partial graph is not kept */
+            return st ? st : mrt_gpu_cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: end capture", what), msg));
+        }
         e = cudaGraphInstantiate(cache, gr, 0);
         cudaGraphDestroy(gr);
-        if (e) return mrt_gpu_cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: instantiate", what), msg));
+        if (e) {
+            *cache = NULL; /* the next step captures again */
+            return mrt_gpu_cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: instantiate", what), msg));
+        }
     }
     cudaError_t e = cudaGraphLaunch(*cache, x->stream);
     return e ? mrt_gpu_cuda_fail(x, e, (snprintf(msg, sizeof msg, "%s: graph launch", what), msg)) : MRT_OK;
