@@ -11,7 +11,9 @@
  * wait covers every producer the launch depends on programmatically; producers on other
  * streams are joined by events (complete before the op starts, or, if the capture turns
  * those edges programmatic too, complete before its wait returns). D1 (producers B0 and the
- * head gate C0) and E1 (D1 and the indexer key B1) are such ops.
+ * head gate C0) and E1 (D1 and the indexer key B1) are such ops. A producer read only by an
+ * op's later kernels (the head gate, read by D1's finalization, not by its GEMM) is joined
+ * after the first kernel's launch: D1's GEMM streams its weights while C0 still runs.
  * Tried and removed (H200, 2026-11-29, session 6): a launch priority per op from its longest
  * remaining path under the planner's cost model, so the critical path's CTAs dispatch first —
  * cmp 65.69 / 66.07 us with it, 65.82 / 65.91 without (bench/RESULTS.md). */
@@ -44,13 +46,17 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
     if (e) return mrt_gpu_cuda_fail(x, e, "cmp: fork");
     for (int i = 0; i < p->n_ops; i++) {
         const mrt_op *op = &g->ops[p->ops[i]];
+        /* producers (plan rows), each once; late[] = read only by the op's later kernels */
         int prod[MRT_MAX_OP_IO], np = 0;
+        bool late[MRT_MAX_OP_IO];
+        const int nfirst = mrt_gpu_op_first_inputs(op);
         for (int j = 0; j < op->n_in; j++) {
             int po = g->tensors[op->in[j]].producer;
             if (po < 0 || p->op_row[po] < 0) continue;
-            bool dup = false;
-            for (int k = 0; k < np; k++) dup |= prod[k] == p->op_row[po];
-            if (!dup) prod[np++] = p->op_row[po];
+            int q = 0;
+            while (q < np && prod[q] != p->op_row[po]) q++;
+            if (q == np) prod[np] = p->op_row[po], late[np++] = j >= nfirst;
+            else late[q] &= j >= nfirst;
         }
         int k = -1;
         for (int q = 0; q < np && k < 0; q++)
@@ -63,12 +69,15 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
                 if (load[t] < load[k]) k = t;
         }
         const bool pdl = follows && pdl_capable(op);
-        for (int q = 0; q < np && !e; q++)
-            if (on[prod[q]] != k) e = cudaStreamWaitEvent(s[k], x->ev[prod[q]], 0);
-        if (e) return mrt_gpu_cuda_fail(x, e, "cmp: join");
         x->stamps.stream = k;
-        mrt_status st = mrt_gpu_launch_op(x, op, copy, s[k], pdl);
-        if (st) return st;
+        for (int part = MRT_LAUNCH_FIRST; part <= MRT_LAUNCH_REST; part++) {
+            for (int q = 0; q < np && !e; q++)
+                if (on[prod[q]] != k && late[q] == (part == MRT_LAUNCH_REST))
+                    e = cudaStreamWaitEvent(s[k], x->ev[prod[q]], 0);
+            if (e) return mrt_gpu_cuda_fail(x, e, "cmp: join");
+            mrt_status st = mrt_gpu_launch_op_part(x, op, copy, s[k], pdl, part);
+            if (st) return st;
+        }
         if ((e = cudaEventRecord(x->ev[i], s[k]))) return mrt_gpu_cuda_fail(x, e, "cmp: record");
         on[i] = k, tail[k] = i, used[k] = true;
         load[k]++;

@@ -200,11 +200,18 @@ mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor) {
     return MRT_OK;
 }
 
+int mrt_gpu_op_first_inputs(const mrt_op *op) { return op->kind == MRT_OPC_GEMM_FP8 ? 4 : op->n_in; }
+
 mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *st, int pdl) {
+    return mrt_gpu_launch_op_part(x, op, copy, st, pdl, MRT_LAUNCH_ALL);
+}
+
+mrt_status mrt_gpu_launch_op_part(mrt_gpu_exec *x, const mrt_op *op, int copy, void *st, int pdl, int part) {
     const mrt_graph *g = x->g;
     op_state *s = &x->op[op->id];
     int rc = 0;
     x->stamps.op = op->id; /* a traced step's launches are this op's */
+    if (!(part & MRT_LAUNCH_FIRST) && op->kind != MRT_OPC_GEMM_FP8) return MRT_OK; /* one kernel: nothing after it */
     switch (op->kind) {
     case MRT_OPC_ADD_RMSNORM_QUANT: {
         const mrt_tensor *h = op_in(g, op, 0);
@@ -216,8 +223,8 @@ mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *
         break;
     }
     case MRT_OPC_GEMM_FP8: {
-        rc = mrt_gpu_gemm_run(&s->gemm[copy], st, pdl, x->why, sizeof x->why);
-        if (rc) break;
+        if (part & MRT_LAUNCH_FIRST) rc = mrt_gpu_gemm_run(&s->gemm[copy], st, pdl, x->why, sizeof x->why);
+        if (rc || !(part & MRT_LAUNCH_REST)) break;
         mrt_gpu_epi e;
         memset(&e, 0, sizeof e);
         e.epi = op->p.i[0], e.c = s->c, e.ip = op->p.i, e.eps = op->p.f[0];
