@@ -2,9 +2,8 @@
 """Writes src/ops/wgmma_ops.cuh: one inline-asm wrapper per wgmma shape megartp uses.
 
 Inline asm needs one operand per accumulator register, so the wrappers are generated
-rather than written by hand. Shapes: m64nNk32 e4m3 x e4m3 -> f32, m64nNk16 bf16 x bf16
--> f32 (A K-major or MN-major, B K-major) and m64nNk16 f16 x f16 -> f32 (both K-major), for
-N in NS (tokens per tile after swap-AB).
+rather than written by hand. Shapes: m64nNk32 e4m3 x e4m3 -> f32 and m64nNk16 bf16 x bf16
+-> f32 (A K-major or MN-major, B K-major), for N in NS (tokens per tile after swap-AB).
 Run: python3 scripts/gen_wgmma.py > src/ops/wgmma_ops.cuh
 """
 NS = [8, 16, 32, 64, 128]
@@ -46,13 +45,6 @@ for n in NS:
     print('                     "wgmma.mma_async.sync.aligned.m64n%dk16.f32.bf16.bf16 {%s}, %%%d, %%%d, p, 1, 1, %%%d, 0;\\n}\\n"' % (n, regs(r), r, r + 1, r + 3))
     print("                     : %s" % outs(r))
     print('                     : "l"(a), "l"(b), "r"(scale_d), "n"(TA));')
-    print("    }")
-    # f16, A and B K-major (E1's wgmma variant: e4m3 codes convert to f16 exactly)
-    print("    static __device__ __forceinline__ void f16(float (&d)[%d], uint64_t a, uint64_t b, int scale_d) {" % r)
-    print('        asm volatile("{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n"' % (r + 2))
-    print('                     "wgmma.mma_async.sync.aligned.m64n%dk16.f32.f16.f16 {%s}, %%%d, %%%d, p, 1, 1, 0, 0;\\n}\\n"' % (n, regs(r), r, r + 1))
-    print("                     : %s" % outs(r))
-    print('                     : "l"(a), "l"(b), "r"(scale_d));')
     print("    }")
     print("};")
     print()

@@ -104,7 +104,7 @@ static int il_run(int variant, const void *q8i, const float *wI, const void *idx
     const char *F = "mrt_gpu_index_logits";
     if (variant < 0 || variant > 4)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma, 2: f16 step-major, 3: f16 split chains, "
-                            "4: f16 wgmma)", F, variant);
+                            "4: e4m3 wgmma)", F, variant);
     if (variant == 4 && heads != 32 && heads != 64)
         return mrt_gpu_fail(why, n, "%s: variant 4 (wgmma) takes 32 or 64 heads, not %d", F, heads);
     if (!q8i) return mrt_gpu_fail(why, n, "%s: q8i is NULL", F);
@@ -166,7 +166,7 @@ extern "C" int mrt_gpu_index_logits_variant(int variant, const void *q8i, const 
 extern "C" int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache, const int *pos,
                                     const int *block_table, float *logits, int M, int batch, int kv, int heads,
                                     int dim, int block_tokens, int chunk, void *stream, int pdl, char *why, size_t n) {
-#ifdef MRT_E1_WGMMA /* experiment switch (branch e1-wgmma): the executors' E1 on wgmma */
+#ifndef MRT_E1_MMA_SYNC /* the executors' E1: wgmma where it applies; -DMRT_E1_MMA_SYNC: the mma.sync tile */
     const int variant = heads == 32 || heads == 64 ? 4 : 0;
 #else
     const int variant = 0;

@@ -27,11 +27,12 @@ extern "C" {
  * M / batch <= kv. The cache must be 4-byte aligned per block (block_tokens * 132 bytes) and
  * q8i 16-byte aligned. Entries of block_table and pos are not checked here (they are device
  * data): the plan checks them on the host (mrt_check_step_inputs).
- * Accumulation: e4m3 values are converted exactly to f16 and multiplied on tensor cores
- * (mma.sync m16n8k16, products exact, f32 accumulation); the head sum and ks in fp32.
- * Measured on the H200: rel err ~6e-8 against fp64. Choose chunk so that there are about two
- * tiles per SM (batch * kv / chunk ~ 2 x 132): at M = 16, batch 2, kv 8192 chunk 64 takes 7.0 us
- * a kernel in a CUDA graph, chunk 256 (the plan's default_cfg) 13.2 us.
+ * Which tile: with 32 or 64 heads, variant 4 below (e4m3 wgmma; the chunk should be a
+ * multiple of its 128-key pass), else variant 0 (e4m3 converted exactly to f16, mma.sync
+ * m16n8k16, products exact, f32 accumulation, rel err ~6e-8 against fp64 on the H200). A build
+ * with -DMRT_E1_MMA_SYNC takes variant 0 always (the executors must agree: all of them call
+ * this function or the megakernel's copy of the same choice). Choose chunk so that there are
+ * about one or two tiles per SM (batch * kv / chunk).
  * pdl = 1 launches with programmatic stream serialization: the kernel may start while its
  * predecessor on the stream ends; every thread waits (griddepcontrol.wait) before it reads
  * anything (the same holds for mrt_gpu_topk). The variants below launch without it. */
@@ -39,15 +40,16 @@ int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache
                          const int *block_table, float *logits, int M, int batch, int kv, int heads, int dim,
                          int block_tokens, int chunk, void *stream, int pdl, char *why, size_t n);
 
-/* Variants of E1 for benchmarks and tests; variant 0 is mrt_gpu_index_logits.
+/* Variants of E1 for benchmarks and tests (mrt_gpu_index_logits takes 4 or 0, above).
  *  1: e4m3 operands straight into mma.sync m16n8k32. Hopper's FP8 *wgmma* is known to keep only
  *     ~13 mantissa bits in its accumulator; with mma.sync on the H200 (2026-11-29) this variant
  *     measured the same error as variant 0 (~6e-8) and was no faster, so it is kept only to measure.
  *  2: variant 0 with the mmas issued step-major (NT independent accumulator chains in flight);
  *  3: variant 2 with K split over two accumulators per n-tile (2 NT chains of half length);
- *  4: warpgroup MMA (wgmma m64n128k16 f16, operands in shared memory; 32 or 64 heads): the
- *     step towards the tensor cores' full rate (src/ops/index_logits_wg.cuh). Written in
- *     session 6 without a GPU run, on branch e1-wgmma: unverified until test_index_ops runs.
+ *  4: warpgroup MMA (wgmma m64n128k32 e4m3, operands in shared memory as stored, queries
+ *     resident, keys double-buffered; 32 or 64 heads): src/ops/index_logits_wg.cuh. Its sums
+ *     run in another order (and in the FP8 tensor cores' accumulator): logits within 2e-3 of
+ *     the reference, like variant 1.
  *  Variants 2 and 3 target the per-warp serialization seen in variant 0's timings; they were
  *  checked only in the CPU emulation of the tile code, not yet on a GPU (tests/gpu checks them). */
 int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, const void *idx_cache,

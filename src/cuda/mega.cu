@@ -99,14 +99,9 @@ static __device__ __forceinline__ void mrt_mega_il_tile(const mrt_mega_op &o, co
 static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     mrt_mega_il_tile<8>(o, pl, smem);
 }
-#ifdef MRT_MEGA_E1_CALL
-static __device__ __noinline__ void mrt_mega_il_tile4_call(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
-    mrt_mega_il_tile<4>(o, pl, smem);
-}
-#endif
-#ifdef MRT_E1_WGMMA
-/* E1 on wgmma (-DMRT_E1_WGMMA, branch e1-wgmma): 32 heads (TPG 4) or 64 (TPG 2); one call
- * site for both, since each call site adds saves to the kernel body's spill */
+#ifndef MRT_E1_MMA_SYNC
+/* E1 on wgmma: 32 heads (TPG 4) or 64 (TPG 2); one call site for both, since each call site
+ * adds saves to the kernel body's spill */
 static __device__ __noinline__ void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_IL_THREADS) return;
     if (o.il.heads == 32) mrt_index_logits_tile_wg<4>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
@@ -191,11 +186,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
         case MRT_OPC_BMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
         case MRT_OPC_INDEX_LOGITS:
-#ifdef MRT_E1_WGMMA /* the mma.sync tile only as a call: no E1 code inlined in the kernel body */
+#ifndef MRT_E1_MMA_SYNC /* the mma.sync tile only as a call: no E1 code inlined in the kernel body */
             if (o.il.heads == 32 || o.il.heads == 64) mrt_mega_il_tile_wg(o, pl, smem);
-            else mrt_mega_il_tile8(o, pl, smem);
-#elif defined(MRT_MEGA_E1_CALL) /* experiment switch (branch e1-wgmma): NT = 4 as a call too */
-            if (o.il.heads <= 32) mrt_mega_il_tile4_call(o, pl, smem);
             else mrt_mega_il_tile8(o, pl, smem);
 #else
             if (o.il.heads <= 32) mrt_mega_il_tile<4>(o, pl, smem);

@@ -22,7 +22,7 @@
 /* Keys per CTA of the standalone E1 kernel: 64 measured fastest at M=16, KV=8192 on the H200
  * (tests/gpu/test_index_ops: 7.9 us against 14.8 us at 256, in CUDA graphs). The plan's
  * chunk is the megakernel's tiling; a standalone kernel picks its own. */
-#ifdef MRT_E1_WGMMA /* the wgmma tile takes 128 keys a pass (index_logits_wg.cuh) */
+#ifndef MRT_E1_MMA_SYNC /* the wgmma tile takes 128 keys a pass (index_logits_wg.cuh) */
 #define MRT_E1_STANDALONE_CHUNK 128
 #else
 #define MRT_E1_STANDALONE_CHUNK 64
