@@ -1,4 +1,5 @@
 #!/bin/bash
+# Ran once (session 7, 19:36 UTC, 6e6ca8a: the f16 wgmma); its switches are gone since c2ad52e.
 # Branch e1-wgmma (written 2026-11-29, session 6, compile-checked only). First GPU run:
 #  1. test_index_ops: E1 variant 4 (wgmma) against the reference on every 32 / 64-head case,
 #     its timings beside variant 0's; racecheck of the small cases;

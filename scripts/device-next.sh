@@ -1,4 +1,5 @@
 #!/bin/bash
+# Ran once (session 7, 19:38 UTC, eb7d13e); -DMRT_GEMM_LATE_TRIGGER is gone since (measured slower).
 # The next session's first device run (written 2026-11-29, end of session 6). Nothing is
 # waiting for verification: HEAD's src and tests ran on the H200 in session 6 (fc8920e = the
 # final code; bench/RESULTS.md). Open question first: racecheck of the serial + cmp step ended

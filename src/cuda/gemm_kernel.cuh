@@ -85,9 +85,6 @@ __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
-#ifdef MRT_GEMM_LATE_TRIGGER /* experiment (gemm_core.cuh, wload): dependents after the main loop */
-        if (PLACE == MRT_WAIT_PLACE_LOADER && ctid < 32) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
         if (cl) {
             mrt_cluster_wait();
             mrt_gemm_store_cluster<KIND, TN>(t, a, stg, bars, epi, wait, mrt_consumer_barrier(), ctid,

@@ -539,13 +539,11 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
         if (lane == 0) mrt_mbar_arrive(b.scales());
     }
     /* Dependent grids may be scheduled now: this CTA's weight stream is in flight. (Data
-     * readiness is griddepcontrol.wait's job on their side.) Experiment switch (session 6):
-     * -DMRT_GEMM_LATE_TRIGGER moves the trigger after the main loop (gemm_kernel.cuh): in
-     * cmp's step, B0's finalization CTAs, scheduled this early, fill the SMs B0 leaves free
-     * and the head gate C0 (another stream) waits ~8 us for an SM (bench/RESULTS.md). */
-#ifndef MRT_GEMM_LATE_TRIGGER
+     * readiness is griddepcontrol.wait's job on their side.) Tried (H200, session 7): the
+     * trigger after the main loop, so that B0's finalization CTAs do not fill the SMs the
+     * head gate C0 (another stream) waits for: cmp 70.26 / 70.11 us against 64.63 / 64.53
+     * (bench/RESULTS.md); removed. */
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
     if (lane == 0) {
         /* i >= first = stages here: the refill of stage s waits for its fill's previous phase */
         mrt_ring r = {0, a.stages, 0u};
