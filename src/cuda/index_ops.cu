@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(MRT_IL_THREADS, NT == 4 ? 2 : 1) mrt_index_log
 }
 
 /* ---- E1 on wgmma (variant 4): the same tiles, two warpgroups (index_logits_wg.cuh) ----------- */
-template <int TPG, bool TRACE>
+template <int TPG, bool TRACE, int STAGES, int STOP>
 __global__ void __launch_bounds__(MRT_IL_THREADS, 2) mrt_index_logits_wg_kernel(mrt_index_logits_args a, mrt_cta_stamp *ts) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     (void)a, (void)ts;
@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(MRT_IL_THREADS, 2) mrt_index_logits_wg_kernel(
     mrt_pdl_entry<TRACE>(ts);
     const int b = (int)blockIdx.x / a.nchunks, c = (int)blockIdx.x % a.nchunks;
     const int j0 = c * a.chunk, j1 = min(a.kv, j0 + a.chunk);
-    mrt_index_logits_tile_wg<TPG>(a, b, j0, j1, mrt_ilw_smem, (int)threadIdx.x);
+    mrt_index_logits_tile_wg<TPG, STAGES, STOP>(a, b, j0, j1, mrt_ilw_smem, (int)threadIdx.x);
     mrt_stamp_end_if<TRACE>(ts);
 #endif
 }
@@ -88,10 +88,11 @@ static cudaError_t mrt_il_launch(mrt_index_logits_args a, int grid, cudaStream_t
     return mrt_pdl_launch((const void *)k, dim3(grid), dim3(MRT_IL_THREADS), (size_t)bytes, args, s, pdl);
 }
 
-template <int TPG> static cudaError_t mrt_ilw_launch(mrt_index_logits_args a, int grid, cudaStream_t s, int pdl) {
-    const int bytes = mrt_ilw_layout::SMEM_BYTES;
+template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0>
+static cudaError_t mrt_ilw_launch(mrt_index_logits_args a, int grid, cudaStream_t s, int pdl) {
+    const int bytes = mrt_ilw_layout<STAGES>::SMEM_BYTES;
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(grid, "index_logits");
-    auto k = ts ? mrt_index_logits_wg_kernel<TPG, true> : mrt_index_logits_wg_kernel<TPG, false>;
+    auto k = ts ? mrt_index_logits_wg_kernel<TPG, true, STAGES, STOP> : mrt_index_logits_wg_kernel<TPG, false, STAGES, STOP>;
     cudaError_t e = mrt_gpu_raise_smem((const void *)k, bytes);
     if (e != cudaSuccess) return e;
     void *args[2] = {&a, &ts};
@@ -102,11 +103,11 @@ static int il_run(int variant, const void *q8i, const float *wI, const void *idx
                   const int *block_table, float *logits, int M, int batch, int kv, int heads, int dim, int block_tokens,
                   int chunk, void *stream, int pdl, char *why, size_t n) {
     const char *F = "mrt_gpu_index_logits";
-    if (variant < 0 || variant > 4)
+    if (variant < 0 || variant > 7)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma, 2: f16 step-major, 3: f16 split chains, "
-                            "4: e4m3 wgmma)", F, variant);
-    if (variant == 4 && heads != 32 && heads != 64)
-        return mrt_gpu_fail(why, n, "%s: variant 4 (wgmma) takes 32 or 64 heads, not %d", F, heads);
+                            "4: e4m3 wgmma, 5: e4m3 wgmma 4 stages, 6 / 7: wgmma diagnostics)", F, variant);
+    if (variant >= 4 && heads != 32 && heads != 64)
+        return mrt_gpu_fail(why, n, "%s: variant %d (wgmma) takes 32 or 64 heads, not %d", F, variant, heads);
     if (!q8i) return mrt_gpu_fail(why, n, "%s: q8i is NULL", F);
     if (!wI) return mrt_gpu_fail(why, n, "%s: wI is NULL", F);
     if (!idx_cache) return mrt_gpu_fail(why, n, "%s: idx_cache is NULL", F);
@@ -150,7 +151,13 @@ static int il_run(int variant, const void *q8i, const float *wI, const void *idx
         e = heads <= 32 ? mrt_il_launch<MRT_IL_F16, 4, 2>(a, (int)grid, s, pdl)
                         : mrt_il_launch<MRT_IL_F16, 8, 2>(a, (int)grid, s, pdl);
     else
-        e = heads == 32 ? mrt_ilw_launch<4>(a, (int)grid, s, pdl) : mrt_ilw_launch<2>(a, (int)grid, s, pdl);
+        e = variant == 4 ? (heads == 32 ? mrt_ilw_launch<4>(a, (int)grid, s, pdl) : mrt_ilw_launch<2>(a, (int)grid, s, pdl))
+          : variant == 5 ? (heads == 32 ? mrt_ilw_launch<4, 4>(a, (int)grid, s, pdl)
+                                        : mrt_ilw_launch<2, 4>(a, (int)grid, s, pdl))
+          : variant == 6 ? (heads == 32 ? mrt_ilw_launch<4, MRT_ILW_STAGES, 1>(a, (int)grid, s, pdl)
+                                        : mrt_ilw_launch<2, MRT_ILW_STAGES, 1>(a, (int)grid, s, pdl))
+                         : (heads == 32 ? mrt_ilw_launch<4, MRT_ILW_STAGES, 2>(a, (int)grid, s, pdl)
+                                        : mrt_ilw_launch<2, MRT_ILW_STAGES, 2>(a, (int)grid, s, pdl));
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }

@@ -49,7 +49,10 @@ int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache
  *  4: warpgroup MMA (wgmma m64n128k32 e4m3, operands in shared memory as stored, queries
  *     resident, keys double-buffered; 32 or 64 heads): src/ops/index_logits_wg.cuh. Its sums
  *     run in another order (and in the FP8 tensor cores' accumulator): logits within 2e-3 of
- *     the reference, like variant 1.
+ *     the reference, like variant 1;
+ *  5: variant 4 with 4 key buffers (3 passes copied ahead of the one multiplied);
+ *  6, 7: timing diagnostics of variant 4, no (valid) output: 6 = its copies and barriers
+ *     alone, 7 = also its MMAs, without the epilogue.
  *  Variants 2 and 3 target the per-warp serialization seen in variant 0's timings; they were
  *  checked only in the CPU emulation of the tile code, not yet on a GPU (tests/gpu checks them). */
 int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, const void *idx_cache,

@@ -19,15 +19,21 @@
 #include "exec_internal.h"
 #include "prefix_ops.h"
 
-/* Keys per CTA of the standalone E1 kernel: 64 measured fastest at M=16, KV=8192 on the H200
- * (tests/gpu/test_index_ops: 7.9 us against 14.8 us at 256, in CUDA graphs). The plan's
- * chunk is the megakernel's tiling; a standalone kernel picks its own. */
-#ifndef MRT_E1_MMA_SYNC /* the wgmma tile takes 128 keys a pass (index_logits_wg.cuh) */
-#define MRT_E1_STANDALONE_CHUNK 128
+/* Keys per CTA of the standalone E1 kernel (the plan's chunk is the megakernel's tiling; a
+ * standalone kernel picks its own). wgmma tile (128 keys a pass): 128 keys, doubled while
+ * there are more than 4 tiles an SM (H200, session 7, E1 alone: M=16 KV=8192 chunk 128 7.29
+ * us, 256 10.70; M=64 b=8 KV=65536 chunk 256 97.40, 512 91.68, 1024 89.21). mma.sync tile:
+ * 64 (7.9 us against 14.8 at 256, M=16 KV=8192). */
+static int e1_standalone_chunk(long long batch, long long kv) {
+#ifndef MRT_E1_MMA_SYNC
+    long long chunk = 128;
+    while (batch * ((kv + chunk - 1) / chunk) > 4 * 132) chunk *= 2;
+    return (int)chunk;
 #else
-#define MRT_E1_STANDALONE_CHUNK 64
+    (void)batch, (void)kv;
+    return 64;
 #endif
-
+}
 
 mrt_status mrt_gpu_cuda_fail(mrt_gpu_exec *x, int e, const char *what) {
     return mrt_fail(x->ctx, MRT_ERR_INVALID, "%s: %s", what, cudaGetErrorString((cudaError_t)e));
@@ -249,7 +255,7 @@ mrt_status mrt_gpu_launch_op_part(mrt_gpu_exec *x, const mrt_op *op, int copy, v
         rc = mrt_gpu_index_logits(D(x, op->in[0], copy), (const float *)D(x, op->in[1], copy), D(x, op->in[2], copy),
                                   (const int *)D(x, op->in[3], copy), (const int *)D(x, op->in[4], copy),
                                   (float *)D(x, op->out[0], copy), (int)q->dims[0], op->p.i[4], op->p.i[5],
-                                  (int)q->dims[1], (int)q->dims[2], op->p.i[6], MRT_E1_STANDALONE_CHUNK,
+                                  (int)q->dims[1], (int)q->dims[2], op->p.i[6], e1_standalone_chunk(op->p.i[4], op->p.i[5]),
                                   st, pdl, x->why, sizeof x->why);
         break;
     }

@@ -37,15 +37,18 @@
 
 #define MRT_ILW_KEYS 128  /* keys a pass: 64 a warpgroup */
 #define MRT_ILW_GROUPS 2  /* token groups (128 query columns each) resident at a time */
+#ifndef MRT_ILW_STAGES
+#define MRT_ILW_STAGES 2  /* key buffers: passes in flight (the executors' tile) */
+#endif
 
-/* Shared memory (from a 1024-aligned base): keys [2 buffers][128 rows][128 B], queries
- * [groups][128 rows][128 B], key scales [2][128], wI [groups][128], positions [groups][16]. */
-struct mrt_ilw_layout {
+/* Shared memory (from a 1024-aligned base): keys [STAGES buffers][128 rows][128 B], queries
+ * [groups][128 rows][128 B], key scales [STAGES][128], wI [groups][128], positions [groups][16]. */
+template <int STAGES = MRT_ILW_STAGES> struct mrt_ilw_layout {
     static constexpr int KEY_BYTES = MRT_ILW_KEYS * 128, Q_BYTES = 128 * 128;
     static constexpr int A_OFF = 0;
-    static constexpr int B_OFF = A_OFF + 2 * KEY_BYTES;
+    static constexpr int B_OFF = A_OFF + STAGES * KEY_BYTES;
     static constexpr int KS_OFF = B_OFF + MRT_ILW_GROUPS * Q_BYTES;
-    static constexpr int WI_OFF = KS_OFF + 2 * MRT_ILW_KEYS * 4;
+    static constexpr int WI_OFF = KS_OFF + STAGES * MRT_ILW_KEYS * 4;
     static constexpr int POS_OFF = WI_OFF + MRT_ILW_GROUPS * 128 * 4;
     static constexpr int BYTES = POS_OFF + MRT_ILW_GROUPS * 16 * 4;
     static constexpr int SMEM_BYTES = BYTES + 1024; /* the caller's pointer is 16-byte aligned */
@@ -59,7 +62,7 @@ static __device__ __forceinline__ void mrt_ilw_put(uint8_t *ops, int r, int c, c
 }
 
 /* Starts copying keys [js, js + 128) of request b (codes and scales; keys at or past j1
- * become zeros) into key buffer `A` and scales `ks`, as one cp.async group. */
+ * become zeros) into key buffer `A` and scales `ks` (the caller commits the group). */
 static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits_args &a, int b, int js, int j1,
                                                           int tid, uint8_t *A, float *ks) {
     const int *bt = a.block_table + (long long)b * a.bpr;
@@ -79,13 +82,17 @@ static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits
             ks[tid] = 0.0f;
         }
     }
-    asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
-template <int TPG>
+static __device__ __forceinline__ void mrt_ilw_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
+/* STAGES: key buffers (STAGES - 1 passes copied ahead of the one multiplied). STOP (timing
+ * diagnostics only, index_ops.h variants 6, 7; no or wrong output): 1 = the copies and
+ * barriers alone, 2 = also the MMAs, without the epilogue. */
+template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
                                                 int tid) {
-    typedef mrt_ilw_layout L;
+    typedef mrt_ilw_layout<STAGES> L;
     static_assert(TPG * 8 <= 128 && 128 % TPG == 0, "wgmma E1: 128 / TPG heads a token, a multiple of 8");
     constexpr int H = 128 / TPG;
     uint8_t *smem = (uint8_t *)(((uintptr_t)smem_in + 1023) & ~(uintptr_t)1023);
@@ -114,19 +121,28 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             const int gi = tid >> 4, tl = tid & 15, t = (g0 + gi) * TPG + tl;
             pos_s[tid] = tl < TPG && t < a.n ? a.pos[t0 + t] : -1;
         }
-        /* the queries' copies join the first pass's key group, so one wait covers both */
-        mrt_ilw_keys_issue(a, b, j0, j1, tid, A, ks_s);
+        /* the queries' copies join the first pass's key group, so one wait covers both; one
+         * group is committed per pass slot even when empty, so the wait count is constant */
+#pragma unroll
+        for (int q = 0; q < STAGES - 1; q++) {
+            if (q < npass)
+                mrt_ilw_keys_issue(a, b, j0 + q * MRT_ILW_KEYS, j1, tid, A + q * L::KEY_BYTES, ks_s + q * MRT_ILW_KEYS);
+            mrt_ilw_commit();
+        }
         for (int p = 0; p < npass; p++) {
-            const int js = j0 + p * MRT_ILW_KEYS, buf = p & 1;
-            if (p + 1 < npass) { /* the other buffer was released by the previous pass's last barrier */
-                mrt_ilw_keys_issue(a, b, js + MRT_ILW_KEYS, j1, tid, A + (buf ^ 1) * L::KEY_BYTES,
-                                   ks_s + (buf ^ 1) * MRT_ILW_KEYS);
-                asm volatile("cp.async.wait_group 1;" ::: "memory");
-            } else {
-                asm volatile("cp.async.wait_group 0;" ::: "memory");
-            }
+            const int js = j0 + p * MRT_ILW_KEYS, buf = p % STAGES, nb = (p + STAGES - 1) % STAGES;
+            /* buffer nb was last read by pass p - 1, released by its closing barrier */
+            if (p + STAGES - 1 < npass)
+                mrt_ilw_keys_issue(a, b, js + (STAGES - 1) * MRT_ILW_KEYS, j1, tid, A + nb * L::KEY_BYTES,
+                                   ks_s + nb * MRT_ILW_KEYS);
+            mrt_ilw_commit();
+            asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory"); /* pass p's group landed */
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async / st.shared -> wgmma */
             mrt_il_bar(); /* every thread's copies of this pass (and the queries) landed */
+            if (STOP == 1) {
+                mrt_il_bar();
+                continue;
+            }
             const uint32_t a_addr = mrt_smem_u32(A + buf * L::KEY_BYTES + wg * (64 * 128));
             const float *ks = ks_s + buf * MRT_ILW_KEYS;
             for (int gi = 0; gi < ng; gi++) {
@@ -139,6 +155,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                 mrt_wgmma_commit();
                 mrt_wgmma_wait<0>();
                 mrt_reg_fence(acc);
+                if (STOP == 2) continue;
                 /* per token of the group, this thread's two keys (i = 0, 1): its 8 head columns a
                  * token, in column order, then the quad's lanes */
                 const float *wv_s = wI_s + gi * 128;

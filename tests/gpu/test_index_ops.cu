@@ -368,10 +368,10 @@ static void topk_suite(void) {
 /* ------------------------------------------------------------------------------------------ */
 
 /* E1 variants checked on every case (0 is the default of mrt_gpu_index_logits; see index_ops.h) */
-static const int il_variants[] = {0, 1, 2, 3, 4};
-static const int n_il_variants = 5;
-/* variant 4 (wgmma) takes 32 or 64 heads (index_ops.h) */
-static bool il_applies(int v, const il_case &c) { return v != 4 || c.heads == 32 || c.heads == 64; }
+static const int il_variants[] = {0, 1, 2, 3, 4, 5};
+static const int n_il_variants = 6;
+/* variants 4, 5 (wgmma) take 32 or 64 heads (index_ops.h); 6, 7 are timing diagnostics only */
+static bool il_applies(int v, const il_case &c) { return v < 4 || c.heads == 32 || c.heads == 64; }
 
 static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
     il_host h;
@@ -411,7 +411,7 @@ static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
                 continue;
             }
             const double rel = sqrt(e.num / (e.den > 0 ? e.den : 1e-300));
-            const double tol = v == 1 || v == 4 ? 2e-3 : 1e-5; /* variants 1, 4: e4m3 MMA (index_ops.h) */
+            const double tol = v == 1 || v >= 4 ? 2e-3 : 1e-5; /* variants 1, 4, 5: e4m3 MMA (index_ops.h) */
             printf("   v%d: %.3e / %.3e / %.3e / %ld%s\n", v, rel, e.max_cond, e.max_pt, e.mask_bad,
                    same[vi] ? "" : "  RUNS DIFFER");
             CHECK(e.mask_bad == 0, "%s v%d: %ld logits are -inf where the reference is finite or the reverse", name, v,
@@ -562,15 +562,19 @@ static void timing(void) {
                                                     c.heads, 128, c.bt, chunks[ci], s, why, sizeof why);
             });
         }
-    for (int chunk : {128, 256, 512}) { /* variant 4: wgmma (128 keys a pass) */
-        char what[128];
-        snprintf(what, sizeof what, "E1 wgmma (v4) M=16 b=2 kv=8192 chunk=%d (%d CTAs) rotating", chunk, 2 * 8192 / chunk);
-        time_it(what, [&](int i, cudaStream_t s) {
-            const int *tb = d.table + (i % R) * tsz;
-            err |= mrt_gpu_index_logits_variant(4, d.q8, d.wI, d.cache, d.pos, tb, d.logits, c.M, c.batch, c.kv, c.heads,
-                                                128, c.bt, chunk, s, why, sizeof why);
-        });
-    }
+    /* wgmma (128 keys a pass): 4, 5 (4 stages), diagnostics 6 (copies only), 7 (no epilogue) */
+    static const char *wname[] = {"wgmma (v4)", "wgmma 4 stages (v5)", "wgmma copies only (v6)", "wgmma no epilogue (v7)"};
+    for (int v = 4; v <= 7; v++)
+        for (int chunk : {128, 256, 512}) {
+            char what[128];
+            snprintf(what, sizeof what, "E1 %s M=16 b=2 kv=8192 chunk=%d (%d CTAs) rotating", wname[v - 4], chunk,
+                     2 * 8192 / chunk);
+            time_it(what, [&](int i, cudaStream_t s) {
+                const int *tb = d.table + (i % R) * tsz;
+                err |= mrt_gpu_index_logits_variant(v, d.q8, d.wI, d.cache, d.pos, tb, d.logits, c.M, c.batch, c.kv,
+                                                    c.heads, 128, c.bt, chunk, s, why, sizeof why);
+            });
+        }
     CHECK(err == 0, "timing E1 launches: %s", why);
     /* F1 on the E1 logits of the GLM-5 case (the default E1 wrote them last) */
     CUDA_OK(cudaMemset(d.logits, 0, (size_t)16 * 8192 * 4));
@@ -628,11 +632,14 @@ static void timing(void) {
                                                         b.batch, b.kv, b.heads, 128, b.bt, chunk, s, why, sizeof why);
                 });
             }
-            snprintf(what, sizeof what, "E1 wgmma (v4) M=64 b=8 kv=65536 chunk=%d (warm L2)", chunk);
-            time_it(what, [&](int, cudaStream_t s) {
-                err |= mrt_gpu_index_logits_variant(4, db.q8, db.wI, db.cache, db.pos, db.table, db.logits, b.M, b.batch,
-                                                    b.kv, b.heads, 128, b.bt, chunk, s, why, sizeof why);
-            });
+            for (int v = 4; v <= 7; v++) {
+                if (chunk == 256 && v > 4) continue;
+                snprintf(what, sizeof what, "E1 %s M=64 b=8 kv=65536 chunk=%d (warm L2)", wname[v - 4], chunk);
+                time_it(what, [&](int, cudaStream_t s) {
+                    err |= mrt_gpu_index_logits_variant(v, db.q8, db.wI, db.cache, db.pos, db.table, db.logits, b.M,
+                                                        b.batch, b.kv, b.heads, 128, b.bt, chunk, s, why, sizeof why);
+                });
+            }
         }
         int *dk;
         CUDA_OK(cudaMalloc(&dk, (size_t)64 * 2048 * 4));
