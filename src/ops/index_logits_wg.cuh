@@ -40,6 +40,9 @@
 #ifndef MRT_ILW_STAGES
 #define MRT_ILW_STAGES 2  /* key buffers: passes in flight (the executors' tile) */
 #endif
+#ifndef MRT_ILW_EPI
+#define MRT_ILW_EPI 0     /* the executors' epilogue (EPI below) */
+#endif
 
 /* Shared memory (from a 1024-aligned base): keys [STAGES buffers][128 rows][128 B], queries
  * [groups][128 rows][128 B], key scales [STAGES][128], wI [groups][128], positions [groups][16]. */
@@ -87,9 +90,15 @@ static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits
 static __device__ __forceinline__ void mrt_ilw_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 
 /* STAGES: key buffers (STAGES - 1 passes copied ahead of the one multiplied). STOP (timing
- * diagnostics only, index_ops.h variants 6, 7; no or wrong output): 1 = the copies and
- * barriers alone, 2 = also the MMAs, without the epilogue. */
-template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0>
+ * diagnostics only, index_ops.h variants 6-8; no or wrong output): 1 = the copies and
+ * barriers alone, 2 = also the MMAs, without the epilogue, 3 = also the epilogue's math,
+ * without its stores. EPI 1: the group's head weights are read into registers before its
+ * MMAs (float2 a column pair), so the epilogue's math waits on no shared-memory load; the
+ * same operations in the same order as EPI 0 (identical logits). Why: the diagnostics showed
+ * the epilogue, not the copies or the MMAs, to be most of the tile's time (H200, session 7:
+ * M=16 KV=8192 chunk 128 7.25 us, without the epilogue 4.44; M=64 KV=65536 chunk 512 91.25
+ * against 28.39), with only 8-16 warps an SM to hide each load's latency. */
+template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int EPI = MRT_ILW_EPI>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
                                                 int tid) {
     typedef mrt_ilw_layout<STAGES> L;
@@ -145,8 +154,15 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             }
             const uint32_t a_addr = mrt_smem_u32(A + buf * L::KEY_BYTES + wg * (64 * 128));
             const float *ks = ks_s + buf * MRT_ILW_KEYS;
+            float sink = 0.0f; /* STOP 3: keeps the math without its stores */
             for (int gi = 0; gi < ng; gi++) {
                 const uint32_t b_addr = mrt_smem_u32(B + gi * L::Q_BYTES);
+                const float *wv_s = wI_s + gi * 128;
+                float2 wv2[EPI == 1 ? 16 : 1]; /* EPI 1: columns 8c + 2 quad, + 1 */
+                if (EPI == 1) {
+#pragma unroll
+                    for (int c = 0; c < 16; c++) wv2[c] = *(const float2 *)(wv_s + 8 * c + 2 * quad);
+                }
                 float acc[64];
                 mrt_wgmma_fence();
 #pragma unroll
@@ -158,7 +174,6 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                 if (STOP == 2) continue;
                 /* per token of the group, this thread's two keys (i = 0, 1): its 8 head columns a
                  * token, in column order, then the quad's lanes */
-                const float *wv_s = wI_s + gi * 128;
                 float s[TPG][2];
 #pragma unroll
                 for (int tl = 0; tl < TPG; tl++) s[tl][0] = s[tl][1] = 0.0f;
@@ -167,7 +182,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                     const int tl = 8 * c / H;
 #pragma unroll
                     for (int j = 0; j < 2; j++) {
-                        const float wv = wv_s[8 * c + 2 * quad + j];
+                        const float wv = EPI == 1 ? (j ? wv2[c].y : wv2[c].x) : wv_s[8 * c + 2 * quad + j];
                         s[tl][0] = fmaf(wv, fmaxf(acc[4 * c + j], 0.0f), s[tl][0]);
                         s[tl][1] = fmaf(wv, fmaxf(acc[4 * c + 2 + j], 0.0f), s[tl][1]);
                     }
@@ -179,6 +194,11 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                         s[tl][i] += __shfl_xor_sync(0xffffffffu, s[tl][i], 1);
                         s[tl][i] += __shfl_xor_sync(0xffffffffu, s[tl][i], 2);
                     }
+                if (STOP == 3) {
+#pragma unroll
+                    for (int tl = 0; tl < TPG; tl++) sink += s[tl][0] + s[tl][1];
+                    continue;
+                }
 #pragma unroll
                 for (int tl = 0; tl < TPG; tl++) {
                     const int t = (g0 + gi) * TPG + tl;
@@ -192,6 +212,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                     }
                 }
             }
+            if (STOP == 3 && sink == -1.25e-37f) a.logits[0] = sink; /* never true; keeps sink live */
             mrt_il_bar(); /* this pass's key buffer (next-but-one pass) and, after the last pass,
                            * the queries, weights and positions (next group chunk) are rewritten */
         }
