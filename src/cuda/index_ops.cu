@@ -111,10 +111,10 @@ static int il_run(int variant, const void *q8i, const float *wI, const void *idx
                   const int *block_table, float *logits, int M, int batch, int kv, int heads, int dim, int block_tokens,
                   int chunk, void *stream, int pdl, char *why, size_t n) {
     const char *F = "mrt_gpu_index_logits";
-    if (variant < 0 || variant > 9)
+    if (variant < 0 || variant > 10)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma, 2: f16 step-major, 3: f16 split chains, "
                             "4: e4m3 wgmma, 5: e4m3 wgmma 4 stages, 6-8: wgmma diagnostics, 9: wgmma, weights "
-                            "in registers)", F, variant);
+                            "in registers, 10: wgmma, rows stored whole)", F, variant);
     if (variant >= 4 && heads != 32 && heads != 64)
         return mrt_gpu_fail(why, n, "%s: variant %d (wgmma) takes 32 or 64 heads, not %d", F, variant, heads);
     if (!q8i) return mrt_gpu_fail(why, n, "%s: q8i is NULL", F);
@@ -165,7 +165,8 @@ static int il_run(int variant, const void *q8i, const float *wI, const void *idx
             : variant == 6 ? mrt_ilw_launch_heads<MRT_ILW_STAGES, 1>(a, (int)grid, s, pdl)
             : variant == 7 ? mrt_ilw_launch_heads<MRT_ILW_STAGES, 2>(a, (int)grid, s, pdl)
             : variant == 8 ? mrt_ilw_launch_heads<MRT_ILW_STAGES, 3>(a, (int)grid, s, pdl)
-                           : mrt_ilw_launch_heads<MRT_ILW_STAGES, 0, 1>(a, (int)grid, s, pdl);
+            : variant == 9 ? mrt_ilw_launch_heads<MRT_ILW_STAGES, 0, 1>(a, (int)grid, s, pdl)
+                           : mrt_ilw_launch_heads<MRT_ILW_STAGES, 0, 2>(a, (int)grid, s, pdl);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }

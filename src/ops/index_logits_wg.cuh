@@ -53,7 +53,8 @@ template <int STAGES = MRT_ILW_STAGES> struct mrt_ilw_layout {
     static constexpr int KS_OFF = B_OFF + MRT_ILW_GROUPS * Q_BYTES;
     static constexpr int WI_OFF = KS_OFF + STAGES * MRT_ILW_KEYS * 4;
     static constexpr int POS_OFF = WI_OFF + MRT_ILW_GROUPS * 128 * 4;
-    static constexpr int BYTES = POS_OFF + MRT_ILW_GROUPS * 16 * 4;
+    static constexpr int OUT_OFF = POS_OFF + MRT_ILW_GROUPS * 16 * 4; /* EPI 2: [groups][4 tokens][128 keys] */
+    static constexpr int BYTES = OUT_OFF + MRT_ILW_GROUPS * 4 * MRT_ILW_KEYS * 4;
     static constexpr int SMEM_BYTES = BYTES + 1024; /* the caller's pointer is 16-byte aligned */
 };
 
@@ -94,7 +95,9 @@ static __device__ __forceinline__ void mrt_ilw_commit() { asm volatile("cp.async
  * barriers alone, 2 = also the MMAs, without the epilogue, 3 = also the epilogue's math,
  * without its stores. EPI 1: the group's head weights are read into registers before its
  * MMAs (float2 a column pair), so the epilogue's math waits on no shared-memory load; the
- * same operations in the same order as EPI 0 (identical logits). Why: the diagnostics showed
+ * same operations in the same order as EPI 0 (identical logits). EPI 2: the logits go
+ * through shared memory and leave as whole rows (a warp stores 32 consecutive floats; EPI 0
+ * stores 8 a warp instruction), identical values. Why: the diagnostics showed
  * the epilogue, not the copies or the MMAs, to be most of the tile's time (H200, session 7:
  * M=16 KV=8192 chunk 128 7.25 us, without the epilogue 4.44; M=64 KV=65536 chunk 512 91.25
  * against 28.39), with only 8-16 warps an SM to hide each load's latency. */
@@ -108,6 +111,8 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
     uint8_t *A = smem + L::A_OFF, *B = smem + L::B_OFF;
     float *ks_s = (float *)(smem + L::KS_OFF), *wI_s = (float *)(smem + L::WI_OFF);
     int *pos_s = (int *)(smem + L::POS_OFF);
+    float *out_s = (float *)(smem + L::OUT_OFF);
+    static_assert(EPI != 2 || TPG <= 4, "EPI 2 stages 4 tokens a group");
     const int wg = tid >> 7, w = (tid >> 5) & 3, lane = tid & 31, quad = lane & 3;
     const int t0 = b * a.n, ngroups = (a.n + TPG - 1) / TPG;
     const int npass = (j1 - j0 + MRT_ILW_KEYS - 1) / MRT_ILW_KEYS;
@@ -208,8 +213,17 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
 #pragma unroll
                     for (int i = 0; i < 2; i++) {
                         const int r = 64 * wg + 16 * w + (lane >> 2) + 8 * i, j = js + r;
-                        if (j < j1) out[j] = j <= pos ? s[tl][i] * ks[r] : -INFINITY;
+                        const float v = j <= pos ? s[tl][i] * ks[r] : -INFINITY;
+                        if (EPI == 2) out_s[(gi * TPG + tl) * MRT_ILW_KEYS + r] = v;
+                        else if (j < j1) out[j] = v;
                     }
+                }
+            }
+            if (EPI == 2 && STOP == 0) { /* the group chunk's rows of this pass, 32 floats a warp store */
+                mrt_il_bar();
+                for (int u = tid; u < ng * TPG * MRT_ILW_KEYS; u += MRT_IL_THREADS) {
+                    const int r = u % MRT_ILW_KEYS, row = u / MRT_ILW_KEYS, t = (g0 + row / TPG) * TPG + row % TPG;
+                    if (t < a.n && js + r < j1) a.logits[(long long)(t0 + t) * a.kv + js + r] = out_s[u];
                 }
             }
             if (STOP == 3 && sink == -1.25e-37f) a.logits[0] = sink; /* never true; keeps sink live */
