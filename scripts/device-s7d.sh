@@ -1,4 +1,5 @@
 #!/bin/bash
+# Ran once (its run in bench/RESULTS.md, session 7); its -DMRT_ILW_EPI switch was removed after it (measured: no gain / slower).
 # Session 7, run d (2026-11-29): the wgmma E1's epilogue (run c: 2.8 of 7.25 us at M=16
 # KV=8192, 60 of 88 us at M=64 KV=65536): diagnostic 8 (math, no stores) and variant 9 (head
 # weights in registers before the MMAs; logits identical to variant 4), then -DMRT_ILW_EPI=1

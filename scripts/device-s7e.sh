@@ -1,4 +1,5 @@
 #!/bin/bash
+# Ran once (its run in bench/RESULTS.md, session 7); its -DMRT_ILW_EPI switch was removed after it (measured: no gain / slower).
 # Session 7, run e (2026-11-29): the wgmma E1's stores (run d: math 36 us, stores 23 us of
 # 88 at M=64 KV=65536; weights in registers changed nothing): variant 10 stages the logits in
 # shared memory and stores whole rows (identical values), then -DMRT_ILW_EPI=2 (its epilogue

@@ -27,8 +27,9 @@ extern "C" {
  * M / batch <= kv. The cache must be 4-byte aligned per block (block_tokens * 132 bytes) and
  * q8i 16-byte aligned. Entries of block_table and pos are not checked here (they are device
  * data): the plan checks them on the host (mrt_check_step_inputs).
- * Which tile: with 32 or 64 heads, variant 4 below (e4m3 wgmma; the chunk should be a
- * multiple of its 128-key pass), else variant 0 (e4m3 converted exactly to f16, mma.sync
+ * Which tile: with 32 or 64 heads, variant 5 below (e4m3 wgmma with 4 key buffers; the
+ * megakernel runs the same tile with 2, variant 4's: identical logits, which
+ * test_index_ops checks; the chunk should be a multiple of its 128-key pass), else variant 0 (e4m3 converted exactly to f16, mma.sync
  * m16n8k16, products exact, f32 accumulation, rel err ~6e-8 against fp64 on the H200). A build
  * with -DMRT_E1_MMA_SYNC takes variant 0 always (the executors must agree: all of them call
  * this function or the megakernel's copy of the same choice). Choose chunk so that there are
@@ -52,9 +53,7 @@ int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache
  *     the reference, like variant 1;
  *  5: variant 4 with 4 key buffers (3 passes copied ahead of the one multiplied);
  *  6, 7, 8: timing diagnostics of variant 4, no (valid) output: 6 = its copies and barriers
- *     alone, 7 = also its MMAs, without the epilogue, 8 = also the epilogue's math, no stores;
- *  9: variant 4 with the head weights read into registers before the MMAs (identical logits);
- *  10: variant 4 with the logits staged in shared memory and stored as whole rows (identical).
+ *     alone, 7 = also its MMAs, without the epilogue, 8 = also the epilogue's math, no stores.
  *  Variants 2 and 3 target the per-warp serialization seen in variant 0's timings; they were
  *  checked only in the CPU emulation of the tile code, not yet on a GPU (tests/gpu checks them). */
 int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, const void *idx_cache,

@@ -40,9 +40,6 @@
 #ifndef MRT_ILW_STAGES
 #define MRT_ILW_STAGES 2  /* key buffers: passes in flight (the executors' tile) */
 #endif
-#ifndef MRT_ILW_EPI
-#define MRT_ILW_EPI 0     /* the executors' epilogue (EPI below) */
-#endif
 
 /* Shared memory (from a 1024-aligned base): keys [STAGES buffers][128 rows][128 B], queries
  * [groups][128 rows][128 B], key scales [STAGES][128], wI [groups][128], positions [groups][16]. */
@@ -53,8 +50,7 @@ template <int STAGES = MRT_ILW_STAGES> struct mrt_ilw_layout {
     static constexpr int KS_OFF = B_OFF + MRT_ILW_GROUPS * Q_BYTES;
     static constexpr int WI_OFF = KS_OFF + STAGES * MRT_ILW_KEYS * 4;
     static constexpr int POS_OFF = WI_OFF + MRT_ILW_GROUPS * 128 * 4;
-    static constexpr int OUT_OFF = POS_OFF + MRT_ILW_GROUPS * 16 * 4; /* EPI 2: [groups][4 tokens][128 keys] */
-    static constexpr int BYTES = OUT_OFF + MRT_ILW_GROUPS * 4 * MRT_ILW_KEYS * 4;
+    static constexpr int BYTES = POS_OFF + MRT_ILW_GROUPS * 16 * 4;
     static constexpr int SMEM_BYTES = BYTES + 1024; /* the caller's pointer is 16-byte aligned */
 };
 
@@ -90,18 +86,19 @@ static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits
 
 static __device__ __forceinline__ void mrt_ilw_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 
-/* STAGES: key buffers (STAGES - 1 passes copied ahead of the one multiplied). STOP (timing
- * diagnostics only, index_ops.h variants 6-8; no or wrong output): 1 = the copies and
- * barriers alone, 2 = also the MMAs, without the epilogue, 3 = also the epilogue's math,
- * without its stores. EPI 1: the group's head weights are read into registers before its
- * MMAs (float2 a column pair), so the epilogue's math waits on no shared-memory load; the
- * same operations in the same order as EPI 0 (identical logits). EPI 2: the logits go
- * through shared memory and leave as whole rows (a warp stores 32 consecutive floats; EPI 0
- * stores 8 a warp instruction), identical values. Why: the diagnostics showed
- * the epilogue, not the copies or the MMAs, to be most of the tile's time (H200, session 7:
- * M=16 KV=8192 chunk 128 7.25 us, without the epilogue 4.44; M=64 KV=65536 chunk 512 91.25
- * against 28.39), with only 8-16 warps an SM to hide each load's latency. */
-template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int EPI = MRT_ILW_EPI>
+/* STAGES: key buffers (STAGES - 1 passes copied ahead of the one multiplied; the logits do
+ * not depend on it). STOP (timing diagnostics only, index_ops.h variants 6-8; no or wrong
+ * output): 1 = the copies and barriers alone, 2 = also the MMAs, without the epilogue, 3 =
+ * also the epilogue's math, without its stores.
+ * Where the time goes (H200, session 7, CUDA graph, us a kernel): M=16 KV=8192 chunk 128:
+ * copies 4.29, + MMAs 4.45, + math 5.75, full 6.79; M=64 b=8 KV=65536 chunk 1024: 24.61,
+ * 29.16, 65.58, 84.05. The epilogue is most of it; two attempts at it changed nothing or lost
+ * (bench/RESULTS.md, session 7): the head weights read into registers before the MMAs
+ * (6.79 / 84.66 against 6.79 / 84.05) and the logits staged in shared memory and stored as
+ * whole rows (7.37 / 92.40). With 128 registers a thread (64 of them the accumulator) there
+ * are 2 CTAs, 16 warps, an SM to hide the epilogue's latencies; overlapping one group's
+ * epilogue with the next group's MMAs needs a second accumulator (1 CTA an SM). */
+template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
                                                 int tid) {
     typedef mrt_ilw_layout<STAGES> L;
@@ -111,8 +108,6 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
     uint8_t *A = smem + L::A_OFF, *B = smem + L::B_OFF;
     float *ks_s = (float *)(smem + L::KS_OFF), *wI_s = (float *)(smem + L::WI_OFF);
     int *pos_s = (int *)(smem + L::POS_OFF);
-    float *out_s = (float *)(smem + L::OUT_OFF);
-    static_assert(EPI != 2 || TPG <= 4, "EPI 2 stages 4 tokens a group");
     const int wg = tid >> 7, w = (tid >> 5) & 3, lane = tid & 31, quad = lane & 3;
     const int t0 = b * a.n, ngroups = (a.n + TPG - 1) / TPG;
     const int npass = (j1 - j0 + MRT_ILW_KEYS - 1) / MRT_ILW_KEYS;
@@ -163,11 +158,6 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             for (int gi = 0; gi < ng; gi++) {
                 const uint32_t b_addr = mrt_smem_u32(B + gi * L::Q_BYTES);
                 const float *wv_s = wI_s + gi * 128;
-                float2 wv2[EPI == 1 ? 16 : 1]; /* EPI 1: columns 8c + 2 quad, + 1 */
-                if (EPI == 1) {
-#pragma unroll
-                    for (int c = 0; c < 16; c++) wv2[c] = *(const float2 *)(wv_s + 8 * c + 2 * quad);
-                }
                 float acc[64];
                 mrt_wgmma_fence();
 #pragma unroll
@@ -187,7 +177,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                     const int tl = 8 * c / H;
 #pragma unroll
                     for (int j = 0; j < 2; j++) {
-                        const float wv = EPI == 1 ? (j ? wv2[c].y : wv2[c].x) : wv_s[8 * c + 2 * quad + j];
+                        const float wv = wv_s[8 * c + 2 * quad + j];
                         s[tl][0] = fmaf(wv, fmaxf(acc[4 * c + j], 0.0f), s[tl][0]);
                         s[tl][1] = fmaf(wv, fmaxf(acc[4 * c + 2 + j], 0.0f), s[tl][1]);
                     }
@@ -213,17 +203,8 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
 #pragma unroll
                     for (int i = 0; i < 2; i++) {
                         const int r = 64 * wg + 16 * w + (lane >> 2) + 8 * i, j = js + r;
-                        const float v = j <= pos ? s[tl][i] * ks[r] : -INFINITY;
-                        if (EPI == 2) out_s[(gi * TPG + tl) * MRT_ILW_KEYS + r] = v;
-                        else if (j < j1) out[j] = v;
+                        if (j < j1) out[j] = j <= pos ? s[tl][i] * ks[r] : -INFINITY;
                     }
-                }
-            }
-            if (EPI == 2 && STOP == 0) { /* the group chunk's rows of this pass, 32 floats a warp store */
-                mrt_il_bar();
-                for (int u = tid; u < ng * TPG * MRT_ILW_KEYS; u += MRT_IL_THREADS) {
-                    const int r = u % MRT_ILW_KEYS, row = u / MRT_ILW_KEYS, t = (g0 + row / TPG) * TPG + row % TPG;
-                    if (t < a.n && js + r < j1) a.logits[(long long)(t0 + t) * a.kv + js + r] = out_s[u];
                 }
             }
             if (STOP == 3 && sink == -1.25e-37f) a.logits[0] = sink; /* never true; keeps sink live */
