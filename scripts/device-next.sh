@@ -1,34 +1,40 @@
 #!/bin/bash
-# Ran once (session 7, 19:38 UTC, eb7d13e); -DMRT_GEMM_LATE_TRIGGER is gone since (measured slower).
-# The next session's first device run (written 2026-11-29, end of session 6). Nothing is
-# waiting for verification: HEAD's src and tests ran on the H200 in session 6 (fc8920e = the
-# final code; bench/RESULTS.md). Open question first: racecheck of the serial + cmp step ended
-# in "unspecified launch failure" (session 6, run g, default watchdog bound); this re-runs it
-# with the bound raised 100x (build-san), one kernel family at a time, after the baseline step
-# and cmp with the GEMMs' PDL trigger moved after their main loop (-DMRT_GEMM_LATE_TRIGGER,
-# compile-checked) against the default, A B A B.
+# The next session's first device run (written 2026-11-29, end of session 7). Verifies what
+# session 7 left compile-checked: 3211721 (the standalone E1 on 4 key buffers, variant 5, the
+# megakernel's on 2; each configuration ran in session 7, not the combination) and variant 9
+# (a CTA a token group; -DMRT_E1_GROUP_CTAS makes it the executors' E1). Then looks inside the
+# wgmma E1's epilogue, which is most of its time (bench/RESULTS.md, session 7 run 4-6): its
+# SASS and, where the device has Nsight Compute, its warp stall reasons.
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant san -DMRT_SPIN_LIMIT_CYCLES=2000000000000LL tests/gpu/test_serial &
-build_variant late -DMRT_GEMM_LATE_TRIGGER megartp &
+build_variant gc -DMRT_E1_GROUP_CTAS megartp &
 build_or_exit
 wait
-make -j16 BUILD=build-late EXTRA_NVCCFLAGS=-DMRT_GEMM_LATE_TRIGGER build-late/tests/gpu/test_serial \
-    > "$O/build-late-test.log" 2>&1 || echo "late test build FAILED"
 echo "builds $((SECONDS - t0)) s"
 {
-timeout 60 build/megartp bench glm5-prefix --modes serial,cmp,mega > "$O/bench.md" 2>&1; echo "bench rc=$?"
-grep -E "^\| " "$O/bench.md"
-# the GEMMs' PDL trigger after the main loop instead of at the weight loads (-DMRT_GEMM_LATE_TRIGGER):
-# cmp A B A B, then its trace (does C0 start right after A0?); test_serial --quick checks its bytes
-timeout 120 build-late/tests/gpu/test_serial --quick > "$O/late-test_serial.log" 2>&1
-echo "late test_serial --quick rc=$? $(tail -1 "$O/late-test_serial.log")"
-ab_bench cmp build build-late
-timeout 60 build-late/megartp trace glm5-prefix --backend cmp -o "$O/trace-cmp-late.json" > "$O/trace-cmp-late.txt" 2>&1
-sed -n '2,$p' "$O/trace-cmp-late.txt" | grep -v "^wrote"
-for k in gemm epi_kernel a0_kernel index_logits topk; do
-    [ $((SECONDS - t0)) -gt 480 ] && break
-    sanitize racecheck 70 $k --kernel-name kns=$k build-san/tests/gpu/test_serial --sanitize
+gpu_tests 150 test_index_ops
+grep -E " v(4|9):|FAIL" "$O/test_index_ops.log" | head -8
+grep -E "TIME E1 (wgmma|f16 \(v0\) M=16 b=2 kv=8192 chunk=64)" "$O/test_index_ops.log" | cut -c1-150
+gpu_tests 300 test_serial test_mega_prefix
+sanitize memcheck 120 step build/tests/gpu/test_serial --sanitize
+echo "t=$((SECONDS - t0)) s"
+ab_bench serial,cmp,mega build build-gc
+grep -E "^\| (E1|F1) " "$O"/bench-serial,cmp,mega-*.md
+for b in build build-gc; do
+    timeout 60 $b/megartp bench glm5-prefix --m 64 --batch 8 --kv 65536 --modes serial,mega --reps 40 > "$O/long-$b.md" 2>&1
+    echo "long $b rc=$? $(grep -E '^\| (E1|F1) |step, |same-bytes' "$O/long-$b.md" | tr -s ' ' | cut -c1-90 | tr '\n' ' ')"
 done
+# the E1 kernel's SASS (4 tokens a group, no stamps, 4 key buffers, full tile) for reading offline
+cuobjdump -sass build/src/cuda/index_ops.o 2>/dev/null |
+    awk '/Function : .*wg_kernelILi4ELb0ELi4ELi0E/{p=1} p{print} p&&/^[[:space:]]*\.\.\.\.\.\.\.\.\.\./{exit}' > "$O/e1-sass.txt"
+echo "e1 sass: $(wc -l < "$O/e1-sass.txt") lines"
+if command -v ncu > /dev/null && [ $((SECONDS - t0)) -lt 420 ]; then
+    timeout 120 ncu --kernel-name regex:index_logits_wg --launch-skip 10 --launch-count 1 --section WarpStateStats \
+        --section SchedulerStats --section Occupancy --section SourceCounters \
+        build/megartp bench glm5-prefix --modes serial --reps 20 > "$O/ncu-e1.txt" 2>&1
+    echo "ncu rc=$? $(grep -cE "Stall|stall" "$O/ncu-e1.txt") stall lines"
+else
+    echo "ncu: $(command -v ncu || echo not installed)"
+fi
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

@@ -32,19 +32,23 @@ __global__ void __launch_bounds__(MRT_IL_THREADS, NT == 4 ? 2 : 1) mrt_index_log
     mrt_stamp_end_if<TRACE>(ts);
 }
 
-/* ---- E1 on wgmma (variant 4): the same tiles, two warpgroups (index_logits_wg.cuh) ----------- */
+/* ---- E1 on wgmma (variants 4-9): the same tiles, two warpgroups (index_logits_wg.cuh); gsplit
+ * CTAs share a tile's token groups (variant 9: one group each) ---------------------------------- */
 template <int TPG, bool TRACE, int STAGES, int STOP>
-__global__ void __launch_bounds__(MRT_IL_THREADS, 2) mrt_index_logits_wg_kernel(mrt_index_logits_args a, mrt_cta_stamp *ts) {
+__global__ void __launch_bounds__(MRT_IL_THREADS, 2)
+    mrt_index_logits_wg_kernel(mrt_index_logits_args a, mrt_cta_stamp *ts, int gsplit) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-    (void)a, (void)ts;
+    (void)a, (void)ts, (void)gsplit;
     __trap(); /* a compute_90 pass has no wgmma (gemm_kernel.cuh says why this never runs) */
 #else
     extern __shared__ __align__(16) uint8_t mrt_ilw_smem[];
     mrt_stamp_start_if<TRACE>(ts);
     mrt_pdl_entry<TRACE>(ts);
-    const int b = (int)blockIdx.x / a.nchunks, c = (int)blockIdx.x % a.nchunks;
+    const int tile = (int)blockIdx.x / gsplit, gs = (int)blockIdx.x % gsplit;
+    const int b = tile / a.nchunks, c = tile % a.nchunks;
     const int j0 = c * a.chunk, j1 = min(a.kv, j0 + a.chunk);
-    mrt_index_logits_tile_wg<TPG, STAGES, STOP>(a, b, j0, j1, mrt_ilw_smem, (int)threadIdx.x);
+    const int gpb = ((a.n + TPG - 1) / TPG + gsplit - 1) / gsplit; /* token groups a CTA */
+    mrt_index_logits_tile_wg<TPG, STAGES, STOP>(a, b, j0, j1, mrt_ilw_smem, (int)threadIdx.x, gs * gpb, gs * gpb + gpb);
     mrt_stamp_end_if<TRACE>(ts);
 #endif
 }
@@ -89,29 +93,35 @@ static cudaError_t mrt_il_launch(mrt_index_logits_args a, int grid, cudaStream_t
 }
 
 template <int TPG, int STAGES, int STOP>
-static cudaError_t mrt_ilw_launch(mrt_index_logits_args a, int grid, cudaStream_t s, int pdl) {
+static cudaError_t mrt_ilw_launch(mrt_index_logits_args a, int grid, cudaStream_t s, int pdl, int gsplit) {
     const int bytes = mrt_ilw_layout<STAGES>::SMEM_BYTES;
-    mrt_cta_stamp *ts = mrt_gpu_stamps_take(grid, "index_logits");
+    mrt_cta_stamp *ts = mrt_gpu_stamps_take(grid * gsplit, "index_logits"); /* one stamp a CTA */
     auto k = ts ? mrt_index_logits_wg_kernel<TPG, true, STAGES, STOP> : mrt_index_logits_wg_kernel<TPG, false, STAGES, STOP>;
     cudaError_t e = mrt_gpu_raise_smem((const void *)k, bytes);
     if (e != cudaSuccess) return e;
-    void *args[2] = {&a, &ts};
-    return mrt_pdl_launch((const void *)k, dim3(grid), dim3(MRT_IL_THREADS), (size_t)bytes, args, s, pdl);
+    void *args[3] = {&a, &ts, &gsplit};
+    return mrt_pdl_launch((const void *)k, dim3(grid * gsplit), dim3(MRT_IL_THREADS), (size_t)bytes, args, s, pdl);
 }
 
-/* The wgmma tile for 32 heads (4 tokens a group) or 64 (2). */
+/* The wgmma tile for 32 heads (4 tokens a group) or 64 (2); `grid` tiles, each over gsplit
+ * CTAs (1: one CTA a tile; 0: one CTA a token group). */
 template <int STAGES = MRT_ILW_STAGES, int STOP = 0>
-static cudaError_t mrt_ilw_launch_heads(mrt_index_logits_args a, int grid, cudaStream_t s, int pdl) {
-    return a.heads == 32 ? mrt_ilw_launch<4, STAGES, STOP>(a, grid, s, pdl) : mrt_ilw_launch<2, STAGES, STOP>(a, grid, s, pdl);
+static cudaError_t mrt_ilw_launch_heads(mrt_index_logits_args a, int grid, cudaStream_t s, int pdl, int gsplit = 1) {
+    const int tpg = 128 / a.heads;
+    if (gsplit == 0) gsplit = (a.n + tpg - 1) / tpg;
+    if ((long long)grid * gsplit > 0x7fffffffLL) return cudaErrorInvalidConfiguration;
+    return tpg == 4 ? mrt_ilw_launch<4, STAGES, STOP>(a, grid, s, pdl, gsplit)
+                    : mrt_ilw_launch<2, STAGES, STOP>(a, grid, s, pdl, gsplit);
 }
 
 static int il_run(int variant, const void *q8i, const float *wI, const void *idx_cache, const int *pos,
                   const int *block_table, float *logits, int M, int batch, int kv, int heads, int dim, int block_tokens,
                   int chunk, void *stream, int pdl, char *why, size_t n) {
     const char *F = "mrt_gpu_index_logits";
-    if (variant < 0 || variant > 8)
+    if (variant < 0 || variant > 9)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: f16 mma, 1: e4m3 mma, 2: f16 step-major, 3: f16 split chains, "
-                            "4: e4m3 wgmma, 5: e4m3 wgmma 4 stages, 6-8: wgmma diagnostics)", F, variant);
+                            "4: e4m3 wgmma, 5: e4m3 wgmma 4 stages, 6-8: wgmma diagnostics, 9: variant 5, a CTA "
+                            "a token group)", F, variant);
     if (variant >= 4 && heads != 32 && heads != 64)
         return mrt_gpu_fail(why, n, "%s: variant %d (wgmma) takes 32 or 64 heads, not %d", F, variant, heads);
     if (!q8i) return mrt_gpu_fail(why, n, "%s: q8i is NULL", F);
@@ -161,7 +171,8 @@ static int il_run(int variant, const void *q8i, const float *wI, const void *idx
             : variant == 5 ? mrt_ilw_launch_heads<4>(a, (int)grid, s, pdl)
             : variant == 6 ? mrt_ilw_launch_heads<MRT_ILW_STAGES, 1>(a, (int)grid, s, pdl)
             : variant == 7 ? mrt_ilw_launch_heads<MRT_ILW_STAGES, 2>(a, (int)grid, s, pdl)
-                           : mrt_ilw_launch_heads<MRT_ILW_STAGES, 3>(a, (int)grid, s, pdl);
+            : variant == 8 ? mrt_ilw_launch_heads<MRT_ILW_STAGES, 3>(a, (int)grid, s, pdl)
+                           : mrt_ilw_launch_heads<4>(a, (int)grid, s, pdl, 0);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }
@@ -178,8 +189,13 @@ extern "C" int mrt_gpu_index_logits(const void *q8i, const float *wI, const void
                                     const int *block_table, float *logits, int M, int batch, int kv, int heads,
                                     int dim, int block_tokens, int chunk, void *stream, int pdl, char *why, size_t n) {
 #ifndef MRT_E1_MMA_SYNC /* the executors' E1: wgmma where it applies; -DMRT_E1_MMA_SYNC: the mma.sync tile */
-    /* 4 key buffers here (variant 5), the megakernel's 2 (its shared memory): same logits */
+    /* 4 key buffers here (variant 5), the megakernel's 2 (its shared memory): same logits.
+     * -DMRT_E1_GROUP_CTAS (experiment, session 7, not yet run): variant 9, a CTA a token group */
+#ifdef MRT_E1_GROUP_CTAS
+    const int variant = heads == 32 || heads == 64 ? 9 : 0;
+#else
     const int variant = heads == 32 || heads == 64 ? 5 : 0;
+#endif
 #else
     const int variant = 0;
 #endif

@@ -53,7 +53,9 @@ int mrt_gpu_index_logits(const void *q8i, const float *wI, const void *idx_cache
  *     the reference, like variant 1;
  *  5: variant 4 with 4 key buffers (3 passes copied ahead of the one multiplied);
  *  6, 7, 8: timing diagnostics of variant 4, no (valid) output: 6 = its copies and barriers
- *     alone, 7 = also its MMAs, without the epilogue, 8 = also the epilogue's math, no stores.
+ *     alone, 7 = also its MMAs, without the epilogue, 8 = also the epilogue's math, no stores;
+ *  9: variant 5 with one CTA a token group (each reads the tile's keys; identical logits): twice
+ *     the CTAs at GLM-5's 8 tokens a request, each with half the epilogue.
  *  Variants 2 and 3 target the per-warp serialization seen in variant 0's timings; they were
  *  checked only in the CPU emulation of the tile code, not yet on a GPU (tests/gpu checks them). */
 int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, const void *idx_cache,

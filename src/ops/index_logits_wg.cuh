@@ -100,7 +100,7 @@ static __device__ __forceinline__ void mrt_ilw_commit() { asm volatile("cp.async
  * epilogue with the next group's MMAs needs a second accumulator (1 CTA an SM). */
 template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
-                                                int tid) {
+                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff) {
     typedef mrt_ilw_layout<STAGES> L;
     static_assert(TPG * 8 <= 128 && 128 % TPG == 0, "wgmma E1: 128 / TPG heads a token, a multiple of 8");
     constexpr int H = 128 / TPG;
@@ -109,10 +109,10 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
     float *ks_s = (float *)(smem + L::KS_OFF), *wI_s = (float *)(smem + L::WI_OFF);
     int *pos_s = (int *)(smem + L::POS_OFF);
     const int wg = tid >> 7, w = (tid >> 5) & 3, lane = tid & 31, quad = lane & 3;
-    const int t0 = b * a.n, ngroups = (a.n + TPG - 1) / TPG;
+    const int t0 = b * a.n, ngroups = min((a.n + TPG - 1) / TPG, g_hi); /* token groups [g_lo, ngroups) */
     const int npass = (j1 - j0 + MRT_ILW_KEYS - 1) / MRT_ILW_KEYS;
 
-    for (int g0 = 0; g0 < ngroups; g0 += MRT_ILW_GROUPS) {
+    for (int g0 = g_lo; g0 < ngroups; g0 += MRT_ILW_GROUPS) {
         const int ng = min(MRT_ILW_GROUPS, ngroups - g0);
         /* queries of groups g0 .. g0 + ng: column tl * H + h of group gi = token (g0 + gi) TPG + tl */
         for (int u = tid; u < ng * 128 * 8; u += MRT_IL_THREADS) {

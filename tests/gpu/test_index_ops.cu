@@ -368,9 +368,9 @@ static void topk_suite(void) {
 /* ------------------------------------------------------------------------------------------ */
 
 /* E1 variants checked on every case (0 is the default of mrt_gpu_index_logits; see index_ops.h) */
-static const int il_variants[] = {0, 1, 2, 3, 4, 5};
-static const int n_il_variants = 6;
-/* variants 4, 5 (wgmma) take 32 or 64 heads (index_ops.h); 6-8 are timing diagnostics only */
+static const int il_variants[] = {0, 1, 2, 3, 4, 5, 9};
+static const int n_il_variants = 7;
+/* variants 4, 5, 9 (wgmma) take 32 or 64 heads (index_ops.h); 6-8 are timing diagnostics only */
 static bool il_applies(int v, const il_case &c) { return v < 4 || c.heads == 32 || c.heads == 64; }
 
 static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
@@ -419,7 +419,7 @@ static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
             CHECK(rel <= tol, "%s v%d: rel err (norm) %.3e > %.0e", name, v, rel, tol);
             CHECK(e.max_cond <= tol, "%s v%d: max rel err (fp32 bound) %.3e > %.0e", name, v, e.max_cond, tol);
             CHECK(same[vi], "%s v%d: runs differ", name, v);
-            if (v == 5) /* the same operations in the same order as variant 4 */
+            if (v == 5 || v == 9) /* the same operations in the same order as variant 4 */
                 CHECK(!memcmp(first[vi].data(), first[4].data(), bytes), "%s v%d: logits differ from v4's", name, v);
         }
         if (with_topk) {
@@ -566,8 +566,9 @@ static void timing(void) {
         }
     /* wgmma (128 keys a pass): 4, 5 (4 stages), diagnostics 6 (copies only), 7 (no epilogue) */
     static const char *wname[] = {"wgmma (v4)",          "wgmma 4 stages (v5)",    "wgmma copies only (v6)",
-                                  "wgmma no epilogue (v7)", "wgmma no stores (v8)"};
-    for (int v = 4; v <= 8; v++)
+                                  "wgmma no epilogue (v7)", "wgmma no stores (v8)",
+                                  "wgmma a CTA a group (v9)"};
+    for (int v = 4; v <= 9; v++)
         for (int chunk : {128, 256, 512}) {
             char what[128];
             snprintf(what, sizeof what, "E1 %s M=16 b=2 kv=8192 chunk=%d (%d CTAs) rotating", wname[v - 4], chunk,
@@ -635,7 +636,7 @@ static void timing(void) {
                                                         b.batch, b.kv, b.heads, 128, b.bt, chunk, s, why, sizeof why);
                 });
             }
-            for (int v = 4; v <= 8; v++) {
+            for (int v = 4; v <= 9; v++) {
                 if (chunk == 256 && v > 4) continue;
                 snprintf(what, sizeof what, "E1 %s M=64 b=8 kv=65536 chunk=%d (warm L2)", wname[v - 4], chunk);
                 time_it(what, [&](int, cudaStream_t s) {
