@@ -14,6 +14,21 @@
 #include "topk.cuh"
 
 #define MRT_MEGA_THREADS 384
+
+/* The megakernel's tile functions (GEMM, E1, F1) are calls, each with its own register
+ * allocation (the GEMM tile inlined alone measured slower, session 4). ptxas then serializes
+ * every wgmma of the kernel (C7510: "wgmma pipeline crossing function boundary at a function
+ * call"); compiled in session 7, the GEMM tile inlined alone still gets C7510 (the other
+ * calls remain), so session 4's inlined build was serialized too. -DMRT_MEGA_ALL_INLINE
+ * (experiment, compile-checked: no C7510, but 168 registers and 1932-4452 bytes of spill
+ * stores a kernel instantiation against 264-320 today) inlines every tile: pipelined wgmma
+ * at the price of spills. Not yet run. */
+#ifdef MRT_MEGA_ALL_INLINE
+#define MRT_MEGA_CALL __forceinline__
+#else
+#define MRT_MEGA_CALL __noinline__
+#endif
+
 #define MRT_MEGA_TOPK_THREADS 256 /* F1 rows: threads 0..255 (topk's T must divide 4096) */
 #define MRT_MEGA_GROUPS 3         /* finalization groups of 128 threads (named barriers 2..4) */
 
