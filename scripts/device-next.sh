@@ -5,16 +5,17 @@
 # (a CTA a token group; -DMRT_E1_GROUP_CTAS makes it the executors' E1). Then looks inside the
 # wgmma E1's epilogue, which is most of its time (bench/RESULTS.md, session 7 run 4-6): its
 # SASS and, where the device has Nsight Compute, its warp stall reasons. Last, the megakernel
-# with every tile inlined (-DMRT_MEGA_ALL_INLINE: no call, so ptxas no longer serializes its
-# wgmmas (C7510), but ~2-4 KB of spills; mega_op.h), checked and A/B'd.
+# with its wgmma tiles (GEMM, E1) inlined (-DMRT_MEGA_WG_INLINE: no call to a function holding
+# wgmma, so ptxas no longer serializes them (C7510), at ~1 KB more spill; mega_op.h), checked
+# and A/B'd.
 # Run: timeout 590 bash scripts/device-next.sh (later steps are skipped as the deadlines pass).
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant gc -DMRT_E1_GROUP_CTAS megartp &
-build_variant inl -DMRT_MEGA_ALL_INLINE megartp &
+build_variant inl -DMRT_MEGA_WG_INLINE megartp &
 build_or_exit
 wait
-make -j16 BUILD=build-inl EXTRA_NVCCFLAGS=-DMRT_MEGA_ALL_INLINE build-inl/tests/gpu/test_mega_prefix \
+make -j16 BUILD=build-inl EXTRA_NVCCFLAGS=-DMRT_MEGA_WG_INLINE build-inl/tests/gpu/test_mega_prefix \
     > "$O/build-inl-tests.log" 2>&1 || echo "inl tests build FAILED"
 echo "builds $((SECONDS - t0)) s"
 {

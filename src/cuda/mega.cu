@@ -96,13 +96,13 @@ static __device__ __forceinline__ void mrt_mega_il_tile(const mrt_mega_op &o, co
     if (threadIdx.x < MRT_IL_THREADS)
         mrt_index_logits_tile<MRT_IL_F16, NT>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
 }
-static __device__ MRT_MEGA_CALL void mrt_mega_il_tile8(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     mrt_mega_il_tile<8>(o, pl, smem);
 }
 #ifndef MRT_E1_MMA_SYNC
 /* E1 on wgmma: 32 heads (TPG 4) or 64 (TPG 2); one call site for both, since each call site
  * adds saves to the kernel body's spill */
-static __device__ MRT_MEGA_CALL void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+static __device__ MRT_MEGA_WG_CALL void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_IL_THREADS) return;
     if (o.il.heads == 32) mrt_index_logits_tile_wg<4>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
     else mrt_index_logits_tile_wg<2>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
@@ -110,7 +110,7 @@ static __device__ MRT_MEGA_CALL void mrt_mega_il_tile_wg(const mrt_mega_op &o, c
 #endif
 
 /* F1 rows (payload r0 r1), threads 0..255 */
-static __device__ MRT_MEGA_CALL void mrt_mega_topk(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x < MRT_MEGA_TOPK_THREADS)
         mrt_topk_tile<MRT_MEGA_TOPK_THREADS>(o.tk, (int)pl[0], (int)pl[1], smem, (int)threadIdx.x);
 }

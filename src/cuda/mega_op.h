@@ -16,17 +16,16 @@
 #define MRT_MEGA_THREADS 384
 
 /* The megakernel's tile functions (GEMM, E1, F1) are calls, each with its own register
- * allocation (the GEMM tile inlined alone measured slower, session 4). ptxas then serializes
- * every wgmma of the kernel (C7510: "wgmma pipeline crossing function boundary at a function
- * call"); compiled in session 7, the GEMM tile inlined alone still gets C7510 (the other
- * calls remain), so session 4's inlined build was serialized too. -DMRT_MEGA_ALL_INLINE
- * (experiment, compile-checked: no C7510, but 168 registers and 1932-4452 bytes of spill
- * stores a kernel instantiation against 264-320 today) inlines every tile: pipelined wgmma
- * at the price of spills. Not yet run. */
-#ifdef MRT_MEGA_ALL_INLINE
-#define MRT_MEGA_CALL __forceinline__
+ * allocation (the GEMM tile inlined measured slower, session 4). ptxas serializes every wgmma
+ * of a kernel that calls a function holding wgmma (C7510); session 4's inlined build had no
+ * such call (its wgmmas were pipelined) and was still slower. -DMRT_MEGA_WG_INLINE
+ * (experiment, session 7, compile-checked): the GEMM and wgmma E1 tiles inlined, F1 and the
+ * mma.sync E1 calls: no C7510, 1068-1140 bytes of spill stores in the kernel body (TN <= 64)
+ * against 264-320 plus each callee's own 96-276. Not yet run. */
+#ifdef MRT_MEGA_WG_INLINE
+#define MRT_MEGA_WG_CALL __forceinline__
 #else
-#define MRT_MEGA_CALL __noinline__
+#define MRT_MEGA_WG_CALL __noinline__
 #endif
 
 #define MRT_MEGA_TOPK_THREADS 256 /* F1 rows: threads 0..255 (topk's T must divide 4096) */
