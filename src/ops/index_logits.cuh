@@ -116,6 +116,23 @@ static __device__ __forceinline__ void mrt_il_cp_async4(void *dst, const void *s
                  : "memory");
 }
 
+/* Key j of request b's cache (bt = its block-table row): its 128 codes, and the copy of its
+ * scale into *dst (cp.async; 0 when j is at or past j1). The tiles of index_logits.cuh and
+ * index_logits_wg.cuh address the cache only through these two. */
+static __device__ __forceinline__ const uint8_t *mrt_il_key_row(const mrt_index_logits_args &a, const int *bt, int j) {
+    return a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes + (long long)(j % a.block_tokens) * MRT_IL_DIM;
+}
+static __device__ __forceinline__ void mrt_il_scale_issue(const mrt_index_logits_args &a, const int *bt, int j, int j1,
+                                                          float *dst) {
+    if (j < j1) {
+        const uint8_t *blk = a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes;
+        mrt_il_cp_async4(dst, blk + (long long)a.block_tokens * MRT_IL_DIM + (j % a.block_tokens) * 4);
+    } else {
+        *dst = 0.0f;
+    }
+}
+static __device__ __forceinline__ void mrt_il_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+
 /* Starts copying keys [js, js + nrows) (codes as stored, 128 bytes a key) and their scales
  * into the raw staging area; keys at or past j1 become zeros. cp.async rather than loads into
  * registers: the copy of the next keys overlaps the MMAs of the current ones without holding
@@ -129,23 +146,11 @@ static __device__ __forceinline__ void mrt_il_stage_issue(const mrt_index_logits
         const int u = tid + p * MRT_IL_THREADS, j = js + (u >> 3);
         uint8_t *dst = raw + u * 16;
         if ((u >> 3) >= nrows) continue;
-        if (j < j1) {
-            const uint8_t *blk = a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes;
-            mrt_il_cp_async16(dst, blk + (j % a.block_tokens) * MRT_IL_DIM + (u & 7) * 16);
-        } else {
-            *(uint4 *)dst = make_uint4(0, 0, 0, 0);
-        }
+        if (j < j1) mrt_il_cp_async16(dst, mrt_il_key_row(a, bt, j) + (u & 7) * 16);
+        else *(uint4 *)dst = make_uint4(0, 0, 0, 0);
     }
-    if (tid < nrows) {
-        const int j = js + tid;
-        if (j < j1) {
-            const uint8_t *blk = a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes;
-            mrt_il_cp_async4(raw_ks + tid, blk + (long long)a.block_tokens * MRT_IL_DIM + (j % a.block_tokens) * 4);
-        } else {
-            raw_ks[tid] = 0.0f;
-        }
-    }
-    asm volatile("cp.async.commit_group;" ::: "memory");
+    if (tid < nrows) mrt_il_scale_issue(a, bt, js + tid, j1, raw_ks + tid);
+    mrt_il_commit();
 }
 
 /* Raw staged keys -> the compute layout (f16: converted, padded, quad-swizzled; e4m3: padded). */

@@ -72,21 +72,11 @@ static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits
     for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) {
         const int u = tid + q * MRT_IL_THREADS, r = u >> 3, c = u & 7, j = js + r;
         const uint8_t *src = nullptr;
-        if (j < j1) src = a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes + (j % a.block_tokens) * MRT_IL_DIM + c * 16;
+        if (j < j1) src = mrt_il_key_row(a, bt, j) + c * 16;
         mrt_ilw_put(A, r, c, src);
     }
-    if (tid < MRT_ILW_KEYS) {
-        const int j = js + tid;
-        if (j < j1) {
-            const uint8_t *blk = a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes;
-            mrt_il_cp_async4(ks + tid, blk + (long long)a.block_tokens * MRT_IL_DIM + (j % a.block_tokens) * 4);
-        } else {
-            ks[tid] = 0.0f;
-        }
-    }
+    if (tid < MRT_ILW_KEYS) mrt_il_scale_issue(a, bt, js + tid, j1, ks + tid);
 }
-
-static __device__ __forceinline__ void mrt_ilw_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 
 /* STAGES: key buffers (STAGES - 1 passes copied ahead of the one multiplied; the logits do
  * not depend on it). STOP (timing diagnostics only, index_ops.h variants 6-8; no or wrong
@@ -138,7 +128,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
         for (int q = 0; q < STAGES - 1; q++) {
             if (q < npass)
                 mrt_ilw_keys_issue(a, b, j0 + q * MRT_ILW_KEYS, j1, tid, A + q * L::KEY_BYTES, ks_s + q * MRT_ILW_KEYS);
-            mrt_ilw_commit();
+            mrt_il_commit();
         }
         for (int p = 0; p < npass; p++) {
             const int js = j0 + p * MRT_ILW_KEYS, buf = p % STAGES, nb = (p + STAGES - 1) % STAGES;
@@ -146,7 +136,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             if (p + STAGES - 1 < npass)
                 mrt_ilw_keys_issue(a, b, js + (STAGES - 1) * MRT_ILW_KEYS, j1, tid, A + nb * L::KEY_BYTES,
                                    ks_s + nb * MRT_ILW_KEYS);
-            mrt_ilw_commit();
+            mrt_il_commit();
             asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory"); /* pass p's group landed */
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async / st.shared -> wgmma */
             mrt_il_bar(); /* every thread's copies of this pass (and the queries) landed */
