@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "gemm_host.h" /* mrt_gpu_num_sms */
 #include "gpu.h"
 #include "index_ops.h"
 #include "internal.h"
@@ -27,7 +28,7 @@
 static int e1_standalone_chunk(long long batch, long long kv) {
 #ifndef MRT_E1_MMA_SYNC
     long long chunk = 128;
-    while (batch * ((kv + chunk - 1) / chunk) > 4 * 132) chunk *= 2;
+    while (batch * ((kv + chunk - 1) / chunk) > 4LL * mrt_gpu_num_sms()) chunk *= 2;
     return (int)chunk;
 #else
     (void)batch, (void)kv;
