@@ -108,7 +108,8 @@ int main(void) {
     float yob[M * N];
     void *b2[4] = {xib, wib, yob, NULL};
     if (!st) st = mrt_cpu_run(p, b2, &co);
-    CHECK(st == MRT_ERR_INVALID && strstr(mrt_last_error(ctx), "yo is written as 2 split-K partials"),
+    CHECK(st == MRT_ERR_INVALID && strstr(mrt_last_error(ctx), "yo is written as ") &&
+              strstr(mrt_last_error(ctx), " split-K partials"),
           "a split output given a caller's buffer is refused: %s", mrt_last_error(ctx));
     mrt_plan_free(p);
     mrt_graph_free(g);

@@ -49,7 +49,7 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
         /* producers (plan rows), each once; late[] = read only by the op's later kernels */
         int prod[MRT_MAX_OP_IO], np = 0;
         bool late[MRT_MAX_OP_IO];
-        const int nfirst = mrt_gpu_op_first_inputs(op);
+        const int nfirst = mrt_gpu_op_first_inputs(x, op);
         for (int j = 0; j < op->n_in; j++) {
             int po = g->tensors[op->in[j]].producer;
             if (po < 0 || p->op_row[po] < 0) continue;

@@ -33,6 +33,7 @@ typedef struct op_state {
     float *c;                          /* gemm_fp8: reduced fp32 output [M, N] */
     void *ws;                          /* GEMM split-K workspace */
     mrt_gpu_gemm gemm[MRT_MAX_COPIES]; /* GEMM launch plans, one per weight copy */
+    bool fused;                        /* gemm_fp8: its finalization runs in the GEMM's store */
 } op_state;
 
 struct mrt_gpu_exec {
@@ -63,11 +64,12 @@ void *mrt_gpu_dev(mrt_gpu_exec *x, int tensor, int copy);
  * the first kernel start before the previous kernel in that stream ends. */
 mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *stream, int pdl);
 /* The same in two parts: MRT_LAUNCH_FIRST the op's first kernel, which reads only the op's
- * first mrt_gpu_op_first_inputs(op) inputs (an fp8 GEMM: x8, sx, w, sw), MRT_LAUNCH_REST the
+ * first mrt_gpu_op_first_inputs(x, op) inputs (an fp8 GEMM: x8, sx, w, sw, all of them when its
+ * finalization is fused into it), MRT_LAUNCH_REST the
  * kernels after it (the GEMM's finalization, which reads the rest too: cmp joins the producers
  * of those inputs in between, so D1's GEMM does not wait for the head gate C0). */
 enum { MRT_LAUNCH_FIRST = 1, MRT_LAUNCH_REST = 2, MRT_LAUNCH_ALL = 3 };
-int mrt_gpu_op_first_inputs(const mrt_op *op);
+int mrt_gpu_op_first_inputs(const mrt_gpu_exec *x, const mrt_op *op);
 mrt_status mrt_gpu_launch_op_part(mrt_gpu_exec *x, const mrt_op *op, int copy, void *stream, int pdl, int part);
 mrt_status mrt_gpu_cuda_fail(mrt_gpu_exec *x, int e, const char *what);
 /* Issues one serial step (every op in plan order on x->stream): what its graph captures.

@@ -26,6 +26,7 @@ int mrt_gpu_available(char *why, size_t n);
 /* out[m, n] = sum_kb dot(x8[m, kb], W[n, kb]) * sx[m, kb] * sw[n/128, kb], fp32 accumulate.
  * x8 [M, K] e4m3 (row stride K), sx [M, K/128] f32, W [N, K] e4m3, sw [ceil(N/128), K/128] f32.
  * M >= 1, N a multiple of 64, K a multiple of 128. */
+struct mrt_gpu_epi; /* prefix_ops.h */
 typedef struct mrt_gpu_gemm_fp8_args {
     int M, N, K;
     const void *x8;
@@ -49,6 +50,11 @@ typedef struct mrt_gpu_gemm_fp8_args {
                           reduces through global memory whatever reduce_cluster says. */
     void *workspace;   /* split-K partials and tickets; see mrt_gpu_gemm.workspace_need */
     size_t workspace_bytes;
+    const struct mrt_gpu_epi *fused; /* non-NULL: the op's Q_B finalization (prefix_ops.h) runs in
+                          the GEMM's store instead of writing out (which may then be NULL):
+                          needs split 1 (given or chosen) and no-RoPE / RoPE widths and the
+                          query's row and RoPE offset in multiples of 8; the only epilogue
+                          fused so far (the others need a whole row or head) */
 } mrt_gpu_gemm_fp8_args;
 
 /* bf16 GEMM, fp32 accumulate. For each batch b < batches:
@@ -76,7 +82,7 @@ typedef struct mrt_gpu_gemm {
     MRT_GPU_ALIGN64 unsigned char tmap_w[128]; /* CUtensorMap of the weights (opaque here) */
     MRT_GPU_ALIGN64 unsigned char tmap_x[128]; /* CUtensorMap of the activations */
     MRT_GPU_ALIGN64 unsigned char args[128];   /* kernel arguments (mrt_gemm_args) */
-    MRT_GPU_ALIGN64 unsigned char epi[64];     /* default epilogue (mrt_epi_store) */
+    MRT_GPU_ALIGN64 unsigned char epi[128];    /* the store's epilogue (mrt_epi_store, mrt_epi_q_b_fused) */
     const void *kernel, *kernel_pdl;           /* host stubs of the two kernel variants */
     int kind;                                  /* 0 fp8, 1 bf16 K-major, 2 bf16 MN-major */
     int tn;                                    /* tokens per tile (wgmma N): 8, 16, 32, 64, 128 */

@@ -190,12 +190,12 @@ extern "C" int mrt_gpu_index_logits(const void *q8i, const float *wI, const void
                                     int dim, int block_tokens, int chunk, void *stream, int pdl, char *why, size_t n) {
 #ifndef MRT_E1_MMA_SYNC /* the executors' E1: wgmma where it applies; -DMRT_E1_MMA_SYNC: the mma.sync tile */
     /* 4 key buffers here (variant 5), the megakernel's 2 (its shared memory): same logits.
-     * -DMRT_E1_GROUP_CTAS (experiment, session 7, not yet run): variant 9, a CTA a token group */
-#ifdef MRT_E1_GROUP_CTAS
-    const int variant = heads == 32 || heads == 64 ? 9 : 0;
-#else
-    const int variant = heads == 32 || heads == 64 ? 5 : 0;
-#endif
+     * While the tiles do not fill the SMs once, a CTA a token group (variant 9, same logits):
+     * twice the CTAs at 8 tokens a request, half the epilogue each (H200, session 8, E1
+     * alone: M=16 b=2 KV=8192, 128 tiles, 7.34 -> 6.20 us). With more tiles it loses (M=64
+     * b=8 KV=65536, 512 tiles: 85.08 -> 111.38 us). */
+    const long long tiles = chunk > 0 ? (long long)batch * ((kv + chunk - 1) / chunk) : 0;
+    const int variant = heads == 32 || heads == 64 ? (tiles < mrt_gpu_num_sms() ? 9 : 5) : 0;
 #else
     const int variant = 0;
 #endif

@@ -95,7 +95,7 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
  * 177-184: H200, 2026-11-29, despite ptxas's C7510 warning that wgmma is serialized across
  * the call). */
 template <int KIND, int TN>
-static __device__ MRT_MEGA_WG_CALL void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
+static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
                                                         const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
                                                           const mrt_mega_wait &wait, unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;

@@ -17,16 +17,9 @@
 
 /* The megakernel's tile functions (GEMM, E1, F1) are calls, each with its own register
  * allocation (the GEMM tile inlined measured slower, session 4). ptxas serializes every wgmma
- * of a kernel that calls a function holding wgmma (C7510); session 4's inlined build had no
- * such call (its wgmmas were pipelined) and was still slower. -DMRT_MEGA_WG_INLINE
- * (experiment, session 7, compile-checked): the GEMM and wgmma E1 tiles inlined, F1 and the
- * mma.sync E1 calls: no C7510, 1068-1140 bytes of spill stores in the kernel body (TN <= 64)
- * against 264-320 plus each callee's own 96-276. Not yet run. */
-#ifdef MRT_MEGA_WG_INLINE
-#define MRT_MEGA_WG_CALL __forceinline__
-#else
-#define MRT_MEGA_WG_CALL __noinline__
-#endif
+ * of a kernel that calls a function holding wgmma (C7510) and it is still faster: with the
+ * GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body) the step
+ * measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
 
 #define MRT_MEGA_TOPK_THREADS 256 /* F1 rows: threads 0..255 (topk's T must divide 4096) */
 #define MRT_MEGA_GROUPS 3         /* finalization groups of 128 threads (named barriers 2..4) */
@@ -60,10 +53,5 @@ struct mrt_mega_op { /* CUtensorMap members keep it 64-byte aligned (TMA needs t
     mrt_index_logits_args il;
     mrt_topk_args tk;
 };
-
-/* The finalization arguments of a gemm_fp8 op (src/cuda/prefix_ops.cu): also the grid of
- * the standalone kernel (units per row, threads). 0, or -1 with a message in why. */
-struct mrt_gpu_epi;
-int mrt_epi_fill(const struct mrt_gpu_epi *e, mrt_epi_args *a, int *units, int *threads, char *why, size_t n);
 
 #endif

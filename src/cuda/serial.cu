@@ -52,6 +52,39 @@ static int plan_split(const mrt_gpu_exec *x, const mrt_op *op, int kblocks) {
     return n * kbs == kblocks ? (int)n : 0;
 }
 
+/* The finalization of gemm_fp8 op `op` for weight/cache copy `copy`: its standalone kernel's
+ * arguments, or the fused store's (mrt_gpu_gemm_fp8_args.fused). */
+static mrt_status op_epi(mrt_gpu_exec *x, const mrt_op *op, int copy, mrt_gpu_epi *e) {
+    const mrt_graph *g = x->g;
+    const op_state *s = &x->op[op->id];
+    memset(e, 0, sizeof *e);
+    e->epi = op->p.i[0], e->c = s->c, e->ip = op->p.i, e->eps = op->p.f[0];
+    e->M = (int)op_in(g, op, 0)->dims[0], e->K = (int)op_in(g, op, 0)->dims[1], e->N = (int)op_in(g, op, 2)->dims[0];
+    for (int j = 0; j < op->n_in; j++) e->in[j] = D(x, op->in[j], copy);
+    for (int j = 0; j < op->n_out; j++) e->out[j] = D(x, op->out[j], copy);
+    e->gate_partials = 1; /* the serial head gate is reduced in its GEMM */
+    e->part = s->gemm[copy].partials, e->nsplit = s->gemm[copy].split;
+    if (e->epi == MRT_EPI_Q_B) { /* roped q_pe lands in the FlashMLA query D2 writes */
+        const mrt_tensor *q = mrt_graph_find_tensor(g, "qmla");
+        if (!q) return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: no qmla tensor for q_pe", op->name);
+        e->qmla = (uint16_t *)D(x, q->id, copy);
+        e->qmla_width = (int)q->dims[2], e->qmla_rope_at = (int)q->dims[2] - op->p.i[3];
+    }
+    return MRT_OK;
+}
+
+/* D0's finalization (Q_B: element-wise) runs in its GEMM's store when the plan does not split
+ * that GEMM (H200, session 8: bench/RESULTS.md). The megakernel keeps its finalization jobs;
+ * the bytes are the same (test_mega_prefix). -DMRT_NO_FUSED_Q_B: the separate kernel. */
+static bool fuse_epi(const mrt_gpu_exec *x, const mrt_op *op) {
+#ifdef MRT_NO_FUSED_Q_B
+    (void)x, (void)op;
+    return false;
+#else
+    return op->p.i[0] == MRT_EPI_Q_B && plan_split(x, op, (int)op_in(x->g, op, 0)->dims[1] / 128) == 1;
+#endif
+}
+
 static mrt_status prepare_gemms(mrt_gpu_exec *x) {
     const mrt_graph *g = x->g;
     for (int i = 0; i < x->p->n_ops; i++) {
@@ -60,6 +93,7 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
         const mrt_tensor *a = op_in(g, op, 0);
         if (op->kind == MRT_OPC_GEMM_FP8) {
             int M = (int)a->dims[0], K = (int)a->dims[1], N = (int)op_in(g, op, 2)->dims[0];
+            s->fused = fuse_epi(x, op);
             cudaError_t e = cudaMalloc((void **)&s->c, (size_t)M * N * 4);
             size_t ws = mrt_gpu_gemm_workspace_bytes(0, M, N, K, 1, plan_split(x, op, K / 128));
             if (!e && ws) e = cudaMalloc(&s->ws, ws);
@@ -74,6 +108,12 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
                 ga.out = s->c, ga.out_ld = N, ga.out_f32 = 1, ga.split = plan_split(x, op, K / 128);
                 ga.partials_out = 1; /* its finalization kernel sums the planes (mrt_gpu_epi.part) */
                 ga.workspace = s->ws, ga.workspace_bytes = ws;
+                mrt_gpu_epi fe;
+                if (s->fused) {
+                    mrt_status es = op_epi(x, op, c, &fe);
+                    if (es) return es;
+                    ga.fused = &fe;
+                }
                 if (mrt_gpu_gemm_fp8_plan(&s->gemm[c], &ga, x->why, sizeof x->why))
                     return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: %s", op->name, x->why);
             }
@@ -207,7 +247,9 @@ mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor) {
     return MRT_OK;
 }
 
-int mrt_gpu_op_first_inputs(const mrt_op *op) { return op->kind == MRT_OPC_GEMM_FP8 ? 4 : op->n_in; }
+int mrt_gpu_op_first_inputs(const mrt_gpu_exec *x, const mrt_op *op) {
+    return op->kind == MRT_OPC_GEMM_FP8 && !x->op[op->id].fused ? 4 : op->n_in;
+}
 
 mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *st, int pdl) {
     return mrt_gpu_launch_op_part(x, op, copy, st, pdl, MRT_LAUNCH_ALL);
@@ -232,20 +274,10 @@ mrt_status mrt_gpu_launch_op_part(mrt_gpu_exec *x, const mrt_op *op, int copy, v
     case MRT_OPC_GEMM_FP8: {
         if (part & MRT_LAUNCH_FIRST) rc = mrt_gpu_gemm_run(&s->gemm[copy], st, pdl, x->why, sizeof x->why);
         if (rc || !(part & MRT_LAUNCH_REST)) break;
+        if (s->fused) break; /* its GEMM ran the finalization */
         mrt_gpu_epi e;
-        memset(&e, 0, sizeof e);
-        e.epi = op->p.i[0], e.c = s->c, e.ip = op->p.i, e.eps = op->p.f[0];
-        e.M = (int)op_in(g, op, 0)->dims[0], e.K = (int)op_in(g, op, 0)->dims[1], e.N = (int)op_in(g, op, 2)->dims[0];
-        for (int j = 0; j < op->n_in; j++) e.in[j] = D(x, op->in[j], copy);
-        for (int j = 0; j < op->n_out; j++) e.out[j] = D(x, op->out[j], copy);
-        e.gate_partials = 1; /* the serial head gate is reduced in its GEMM */
-        e.part = s->gemm[copy].partials, e.nsplit = s->gemm[copy].split;
-        if (e.epi == MRT_EPI_Q_B) { /* roped q_pe lands in the FlashMLA query D2 writes */
-            const mrt_tensor *q = mrt_graph_find_tensor(g, "qmla");
-            if (!q) return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: no qmla tensor for q_pe", op->name);
-            e.qmla = (uint16_t *)D(x, q->id, copy);
-            e.qmla_width = (int)q->dims[2], e.qmla_rope_at = (int)q->dims[2] - op->p.i[3];
-        }
+        mrt_status es = op_epi(x, op, copy, &e);
+        if (es) return es;
         rc = mrt_gpu_epilogue(&e, st, pdl, x->why, sizeof x->why); /* right after its GEMM: PDL-safe */
         break;
     }

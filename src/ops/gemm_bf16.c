@@ -21,14 +21,15 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
     return mrt_expect(ctx, op, op_out(g, op, 0), MRT_F32, 2, x->dims[0], w->dims[0], -1);
 }
 
-/* A skinny weight (32 x 6144 bf16, 393 KB): split K like the fp8 GEMMs (mrt_default_split:
- * tasks of at least 48 KiB, 8 at GLM-5 size), so the gate is done by the time D1's inputs
- * arrive without flooding the queues with tiny tasks. */
+/* A skinny weight (32 x 6144 bf16, 393 KB): split K like the fp8 GEMMs (mrt_default_split)
+ * but down to tasks of 24 KiB, 16 at GLM-5 size: its standalone kernel's split sweep (H200,
+ * bench/gemm/NOTES.md, M=16, graph with PDL edges) measured 8 splits 6.6 us (7.2 through a
+ * cluster), 16 5.6 (5.2), 24 5.6, 32 5.7, 48 6.6. The gate is on D1's finalization's path. */
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
     const mrt_tensor *x = op_in(g, op, 0), *w = op_in(g, op, 1);
     int64_t m = x->dims[0], k = x->dims[1];
     mrt_tile_cfg c = {.block_m = (int)(m <= 128 ? m : 128)};
-    c.split = mrt_default_split(k / 128, ceil_div(m, c.block_m), (double)w->dims[0] * k * 2, workers);
+    c.split = mrt_default_split(k / 128, ceil_div(m, c.block_m), (double)w->dims[0] * k * 2, 24.0 * 1024, workers);
     return c;
 }
 

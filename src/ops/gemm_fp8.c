@@ -124,7 +124,7 @@ static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int worker
     int64_t m = a->dims[0], k = a->dims[1], n = w->dims[0];
     mrt_tile_cfg c = {.block_m = (int)(m <= 128 ? m : 128), .block_n = 128};
     int64_t tiles = ceil_div(m, c.block_m) * ceil_div(n, 128);
-    c.split = mrt_default_split(k / 128, tiles, 128.0 * (double)k, workers);
+    c.split = mrt_default_split(k / 128, tiles, 128.0 * (double)k, 48.0 * 1024, workers);
     return c;
 }
 

@@ -186,6 +186,9 @@ static __device__ void mrt_epi_index_k(const mrt_grp &g, const mrt_epi_args &a, 
     if (i == 0) memcpy(base + a.block_tokens * 128 + off * 4, &ks, 4);
 }
 
+/* Q_B's value of GEMM sum c with the row's folded q_a norm factor r, rounded to bf16. */
+static __device__ __forceinline__ float mrt_q_b_fold(float c, float r) { return mrt_round_bf16(__fmul_rn(c, r)); }
+
 /* Q_B, columns [c0, c1) of one head of one row: fold the q_a norm, round to bf16, keep
  * q_nope, rope the rope part into the FlashMLA query (the piece holding the head's rope
  * columns holds all of them: the megakernel's finalizer checks this of its tiles). The
@@ -197,7 +200,7 @@ static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int 
     if (c1 > a.nope && i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
     float r = mrt_fold_factor(a.ssq_in, row, a.K / 128, a.K, a.eps);
     for (int d = c0 + i; d < c1; d += g.n) {
-        float q = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * width + d], r));
+        float q = mrt_q_b_fold(a.c[(size_t)row * a.N + h * width + d], r);
         if (d < a.nope) a.q_nope[((size_t)row * a.heads + h) * a.nope + d] = mrt_f32_to_bf16(q);
         else rowbuf[d - a.nope] = q;
     }
@@ -236,3 +239,44 @@ static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, 
         a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), c1), c2);
     }
 }
+
+/* Q_B fused into the store of its GEMM (the serial and cmp executors' D0 when the GEMM is not
+ * split: every sum is final in the tile). Called with 8 columns [n, n + 8) of row m, all
+ * no-RoPE or all RoPE (nope, rope multiples of 8: the host checks); the same arithmetic as
+ * mrt_epi_q_b on the same fp32 sums, so the same bytes, without the fp32 round trip and the
+ * finalization kernel (mrt_gpu_gemm_fp8_args.fused). */
+struct mrt_epi_q_b_fused {
+    const float *ssq_in, *rope_cs;
+    const int32_t *pos;
+    uint16_t *q_nope, *qmla;
+    int heads, nope, rope, qmla_width, qmla_rope_at, K;
+    float eps;
+    template <class Tile>
+    __device__ __forceinline__ void operator()(const Tile &, int m, int n, const float (&v)[8]) const {
+        const int width = nope + rope, h = n / width, d = n - h * width;
+        const float r = mrt_fold_factor(ssq_in, m, K / 128, K, eps);
+        float q[8];
+        uint16_t o[8];
+#pragma unroll
+        for (int e = 0; e < 8; e++) q[e] = mrt_q_b_fold(v[e], r);
+        uint16_t *dst;
+        if (d < nope) {
+            dst = q_nope + ((size_t)m * heads + h) * nope + d;
+        } else {
+            const int i0 = (d - nope) / 2;
+            const float *cs = rope_cs + (size_t)pos[m] * rope;
+#pragma unroll
+            for (int p = 0; p < 4; p++) mrt_rope_pair_rn(&q[2 * p], &q[2 * p + 1], cs[i0 + p], cs[rope / 2 + i0 + p]);
+            dst = qmla + ((size_t)m * heads + h) * qmla_width + qmla_rope_at + (d - nope);
+        }
+#pragma unroll
+        for (int e = 0; e < 8; e++) o[e] = mrt_f32_to_bf16(q[e]);
+        *(uint4 *)dst = *(const uint4 *)o;
+    }
+};
+
+/* The finalization arguments of a gemm_fp8 op (src/cuda/prefix_ops.cu): also the grid of
+ * the standalone kernel (units per row, threads). 0, or -1 with a message in why. */
+struct mrt_gpu_epi;
+int mrt_epi_fill(const struct mrt_gpu_epi *e, mrt_epi_args *a, int *units, int *threads, char *why, size_t n);
+

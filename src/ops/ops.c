@@ -92,9 +92,9 @@ mrt_status mrt_check_step_inputs(mrt_context *ctx, const mrt_op *op, const mrt_s
     return MRT_OK;
 }
 
-int mrt_default_split(int64_t kblocks, int64_t tiles, double tile_bytes, int workers) {
+int mrt_default_split(int64_t kblocks, int64_t tiles, double tile_bytes, double min_task_bytes, int workers) {
     int best = 1;
     for (int64_t s = 1; s <= kblocks; s++)
-        if (kblocks % s == 0 && tiles * s <= workers && tile_bytes / (double)s >= 48.0 * 1024) best = (int)s;
+        if (kblocks % s == 0 && tiles * s <= workers && tile_bytes / (double)s >= min_task_bytes) best = (int)s;
     return best;
 }

@@ -47,10 +47,11 @@ static inline int64_t mrt_split_blocks(int64_t kblocks, int split, int64_t *kbs)
 
 /* Default split-K of a weight-streaming GEMM (docs/TILING.md): the largest divisor s of its
  * kblocks K blocks with tiles * s <= workers (one wave: every task on its own worker) and
- * tile_bytes / s >= 48 KiB (smaller tasks cost more in reduction than they save); at least 1.
+ * tile_bytes / s >= min_task_bytes (smaller tasks cost more in reduction than they save:
+ * 48 KiB for the fp8 GEMMs, 24 KiB for the head gate); at least 1.
  * Divisors only: every split holds the same K blocks, so the stream executors can take the
  * plan's split and sum the same partials (byte equality with the megakernel). */
-int mrt_default_split(int64_t kblocks, int64_t tiles, double tile_bytes, int workers);
+int mrt_default_split(int64_t kblocks, int64_t tiles, double tile_bytes, double min_task_bytes, int workers);
 
 /* e4m3 decode through a table (the CPU GEMMs decode billions of codes). */
 extern float mrt_e4m3_lut[256];
