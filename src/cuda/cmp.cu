@@ -6,7 +6,7 @@
  * Streams are assigned from the graph: an op continues the stream whose last op is one of
  * its producers, else it takes the least loaded stream; producers on other streams are
  * joined with events. PDL is used where the previous op of the op's stream is one of its
- * producers: every kernel waits with griddepcontrol.wait before it reads producer data (the
+ * producers and does not end in a GEMM kernel (below): every kernel waits with griddepcontrol.wait before it reads producer data (the
  * GEMMs in their activation loader, A0, the finalizations, E1 and F1 first thing), and that
  * wait covers every producer the launch depends on programmatically; producers on other
  * streams are joined by events (complete before the op starts, or, if the capture turns
@@ -68,7 +68,11 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
             for (int t = 1; t < NSTREAMS; t++)
                 if (load[t] < load[k]) k = t;
         }
-        const bool pdl = follows && pdl_capable(op);
+        /* no PDL behind a GEMM kernel: its dependents' CTAs would be resident for the GEMM's
+         * whole run, waiting, on SMs the other streams need (fused D0 -> D2 held E1 back
+         * 4.5 us, H200 session 8: bench/RESULTS.md); behind a finalization, A0 or E1 they
+         * become resident only as it ends (those kernels trigger after their own wait) */
+        const bool pdl = follows && pdl_capable(op) && !mrt_gpu_op_ends_in_gemm(x, &g->ops[p->ops[tail[k]]]);
         x->stamps.stream = k;
         for (int part = MRT_LAUNCH_FIRST; part <= MRT_LAUNCH_REST; part++) {
             for (int q = 0; q < np && !e; q++)

@@ -70,6 +70,8 @@ mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *
  * of those inputs in between, so D1's GEMM does not wait for the head gate C0). */
 enum { MRT_LAUNCH_FIRST = 1, MRT_LAUNCH_REST = 2, MRT_LAUNCH_ALL = 3 };
 int mrt_gpu_op_first_inputs(const mrt_gpu_exec *x, const mrt_op *op);
+/* Whether op's last kernel is a GEMM (a bf16 GEMM, or an fp8 GEMM with its finalization fused). */
+bool mrt_gpu_op_ends_in_gemm(const mrt_gpu_exec *x, const mrt_op *op);
 mrt_status mrt_gpu_launch_op_part(mrt_gpu_exec *x, const mrt_op *op, int copy, void *stream, int pdl, int part);
 mrt_status mrt_gpu_cuda_fail(mrt_gpu_exec *x, int e, const char *what);
 /* Issues one serial step (every op in plan order on x->stream): what its graph captures.

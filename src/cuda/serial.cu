@@ -247,6 +247,11 @@ mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor) {
     return MRT_OK;
 }
 
+bool mrt_gpu_op_ends_in_gemm(const mrt_gpu_exec *x, const mrt_op *op) {
+    return op->kind == MRT_OPC_GEMM_BF16 || op->kind == MRT_OPC_BMM_BF16 ||
+           (op->kind == MRT_OPC_GEMM_FP8 && x->op[op->id].fused);
+}
+
 int mrt_gpu_op_first_inputs(const mrt_gpu_exec *x, const mrt_op *op) {
     return op->kind == MRT_OPC_GEMM_FP8 && !x->op[op->id].fused ? 4 : op->n_in;
 }
