@@ -6,7 +6,7 @@
  * Streams are assigned from the graph: an op continues the stream whose last op is one of
  * its producers, else it takes the least loaded stream; producers on other streams are
  * joined with events. PDL is used where the previous op of the op's stream is one of its
- * producers and does not end in a GEMM kernel (below): every kernel waits with griddepcontrol.wait before it reads producer data (the
+ * producers: every kernel waits with griddepcontrol.wait before it reads producer data (the
  * GEMMs in their activation loader, A0, the finalizations, E1 and F1 first thing), and that
  * wait covers every producer the launch depends on programmatically; producers on other
  * streams are joined by events (complete before the op starts, or, if the capture turns
@@ -38,7 +38,12 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
     int tail[NSTREAMS], load[NSTREAMS] = {0}, on[MRT_MAX_OPS];
     bool used[NSTREAMS] = {true, false, false, false};
     for (int k = 0; k < NSTREAMS; k++) tail[k] = -1;
+#ifdef MRT_CMP_D1_FIRST
+    int d1_row = -1;
+    if (p->n_ops + NSTREAMS + 1 > MRT_CMP_EVENTS)
+#else
     if (p->n_ops + NSTREAMS > MRT_CMP_EVENTS)
+#endif
         return mrt_fail(x->ctx, MRT_ERR_LIMIT, "cmp: %d ops need more than %d events", p->n_ops, MRT_CMP_EVENTS);
     /* side streams start from the main stream's current point (the step's beginning) */
     cudaError_t e = cudaEventRecord(x->ev[MRT_CMP_EVENTS - 1], s[0]);
@@ -49,7 +54,7 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
         /* producers (plan rows), each once; late[] = read only by the op's later kernels */
         int prod[MRT_MAX_OP_IO], np = 0;
         bool late[MRT_MAX_OP_IO];
-        const int nfirst = mrt_gpu_op_first_inputs(x, op);
+        const int nfirst = mrt_gpu_op_first_inputs(op);
         for (int j = 0; j < op->n_in; j++) {
             int po = g->tensors[op->in[j]].producer;
             if (po < 0 || p->op_row[po] < 0) continue;
@@ -68,12 +73,11 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
             for (int t = 1; t < NSTREAMS; t++)
                 if (load[t] < load[k]) k = t;
         }
-        /* no PDL behind a GEMM kernel: its dependents' CTAs would be resident for the GEMM's
-         * whole run, waiting, on SMs the other streams need (fused D0 -> D2 held E1 back
-         * 4.5 us, H200 session 8: bench/RESULTS.md); behind a finalization, A0 or E1 they
-         * become resident only as it ends (those kernels trigger after their own wait) */
-        const bool pdl = follows && pdl_capable(op) && !mrt_gpu_op_ends_in_gemm(x, &g->ops[p->ops[tail[k]]]);
+        const bool pdl = follows && pdl_capable(op);
         x->stamps.stream = k;
+#ifdef MRT_CMP_D1_FIRST /* experiment (session 8): D0 streams its weights after D1's GEMM, not beside it */
+        if (!strcmp(op->name, "D0") && d1_row >= 0) e = cudaStreamWaitEvent(s[k], x->ev[MRT_CMP_EVENTS - 1 - NSTREAMS], 0);
+#endif
         for (int part = MRT_LAUNCH_FIRST; part <= MRT_LAUNCH_REST; part++) {
             for (int q = 0; q < np && !e; q++)
                 if (on[prod[q]] != k && late[q] == (part == MRT_LAUNCH_REST))
@@ -81,6 +85,12 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
             if (e) return mrt_gpu_cuda_fail(x, e, "cmp: join");
             mrt_status st = mrt_gpu_launch_op_part(x, op, copy, s[k], pdl, part);
             if (st) return st;
+#ifdef MRT_CMP_D1_FIRST
+            if (part == MRT_LAUNCH_FIRST && !strcmp(op->name, "D1")) {
+                d1_row = i;
+                if ((e = cudaEventRecord(x->ev[MRT_CMP_EVENTS - 1 - NSTREAMS], s[k]))) return mrt_gpu_cuda_fail(x, e, "cmp: D1");
+            }
+#endif
         }
         if ((e = cudaEventRecord(x->ev[i], s[k]))) return mrt_gpu_cuda_fail(x, e, "cmp: record");
         on[i] = k, tail[k] = i, used[k] = true;

@@ -33,7 +33,9 @@ typedef struct op_state {
     float *c;                          /* gemm_fp8: reduced fp32 output [M, N] */
     void *ws;                          /* GEMM split-K workspace */
     mrt_gpu_gemm gemm[MRT_MAX_COPIES]; /* GEMM launch plans, one per weight copy */
-    bool fused;                        /* gemm_fp8: its finalization runs in the GEMM's store */
+    bool fused;                        /* gemm_fp8: fused_gemm holds plans with the finalization in
+                                          the GEMM's store, for launches with MRT_LAUNCH_FUSED */
+    mrt_gpu_gemm fused_gemm[MRT_MAX_COPIES];
 } op_state;
 
 struct mrt_gpu_exec {
@@ -60,18 +62,17 @@ static inline bool rotates(const mrt_tensor *t) { return t->role == MRT_ROLE_WEI
 
 /* Device pointer of tensor `tensor` for weight/cache copy `copy`. */
 void *mrt_gpu_dev(mrt_gpu_exec *x, int tensor, int copy);
-/* Launches op's kernels (a GEMM and its finalization are one op) on `stream`; pdl = 1 lets
- * the first kernel start before the previous kernel in that stream ends. */
+/* Launches op's kernels (a GEMM and its finalization are one op; one kernel where the op has
+ * a fused plan: the serial executor's launch) on `stream`; pdl = 1 lets the first kernel
+ * start before the previous kernel in that stream ends. */
 mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *stream, int pdl);
 /* The same in two parts: MRT_LAUNCH_FIRST the op's first kernel, which reads only the op's
- * first mrt_gpu_op_first_inputs(x, op) inputs (an fp8 GEMM: x8, sx, w, sw, all of them when its
- * finalization is fused into it), MRT_LAUNCH_REST the
+ * first mrt_gpu_op_first_inputs(op) inputs (an fp8 GEMM: x8, sx, w, sw), MRT_LAUNCH_REST the
  * kernels after it (the GEMM's finalization, which reads the rest too: cmp joins the producers
  * of those inputs in between, so D1's GEMM does not wait for the head gate C0). */
-enum { MRT_LAUNCH_FIRST = 1, MRT_LAUNCH_REST = 2, MRT_LAUNCH_ALL = 3 };
-int mrt_gpu_op_first_inputs(const mrt_gpu_exec *x, const mrt_op *op);
-/* Whether op's last kernel is a GEMM (a bf16 GEMM, or an fp8 GEMM with its finalization fused). */
-bool mrt_gpu_op_ends_in_gemm(const mrt_gpu_exec *x, const mrt_op *op);
+enum { MRT_LAUNCH_FIRST = 1, MRT_LAUNCH_REST = 2, MRT_LAUNCH_ALL = 3,
+       MRT_LAUNCH_FUSED = 4 /* the serial executor's: an op with a fused plan runs it (one kernel) */ };
+int mrt_gpu_op_first_inputs(const mrt_op *op);
 mrt_status mrt_gpu_launch_op_part(mrt_gpu_exec *x, const mrt_op *op, int copy, void *stream, int pdl, int part);
 mrt_status mrt_gpu_cuda_fail(mrt_gpu_exec *x, int e, const char *what);
 /* Issues one serial step (every op in plan order on x->stream): what its graph captures.

@@ -73,9 +73,12 @@ static mrt_status op_epi(mrt_gpu_exec *x, const mrt_op *op, int copy, mrt_gpu_ep
     return MRT_OK;
 }
 
-/* D0's finalization (Q_B: element-wise) runs in its GEMM's store when the plan does not split
- * that GEMM (H200, session 8: bench/RESULTS.md). The megakernel keeps its finalization jobs;
- * the bytes are the same (test_mega_prefix). -DMRT_NO_FUSED_Q_B: the separate kernel. */
+/* The serial executor runs D0's finalization (Q_B: element-wise) in its GEMM's store when the
+ * plan does not split that GEMM: serial 85.0 -> 81.8 us (H200, session 8, bench/RESULTS.md).
+ * cmp keeps the separate kernel: there D0 streams beside D1, the critical path, and the fused
+ * GEMM took more of the bandwidth (D1 done at 43.2 us instead of 39.4; cmp 59.5 -> 62.4). The
+ * megakernel keeps its finalization jobs; the bytes are the same (test_mega_prefix, mega =
+ * serial). -DMRT_NO_FUSED_Q_B: the separate kernel in serial too. */
 static bool fuse_epi(const mrt_gpu_exec *x, const mrt_op *op) {
 #ifdef MRT_NO_FUSED_Q_B
     (void)x, (void)op;
@@ -108,14 +111,16 @@ static mrt_status prepare_gemms(mrt_gpu_exec *x) {
                 ga.out = s->c, ga.out_ld = N, ga.out_f32 = 1, ga.split = plan_split(x, op, K / 128);
                 ga.partials_out = 1; /* its finalization kernel sums the planes (mrt_gpu_epi.part) */
                 ga.workspace = s->ws, ga.workspace_bytes = ws;
-                mrt_gpu_epi fe;
-                if (s->fused) {
-                    mrt_status es = op_epi(x, op, c, &fe);
-                    if (es) return es;
-                    ga.fused = &fe;
-                }
                 if (mrt_gpu_gemm_fp8_plan(&s->gemm[c], &ga, x->why, sizeof x->why))
                     return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: %s", op->name, x->why);
+                if (s->fused) {
+                    mrt_gpu_epi fe;
+                    mrt_status es = op_epi(x, op, c, &fe);
+                    if (es) return es;
+                    ga.fused = &fe, ga.partials_out = 0;
+                    if (mrt_gpu_gemm_fp8_plan(&s->fused_gemm[c], &ga, x->why, sizeof x->why))
+                        return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: %s", op->name, x->why);
+                }
             }
         } else if (op->kind == MRT_OPC_GEMM_BF16 || op->kind == MRT_OPC_BMM_BF16) {
             bool bmm = op->kind == MRT_OPC_BMM_BF16;
@@ -247,17 +252,10 @@ mrt_status mrt_gpu_poison(mrt_gpu_exec *x, int tensor) {
     return MRT_OK;
 }
 
-bool mrt_gpu_op_ends_in_gemm(const mrt_gpu_exec *x, const mrt_op *op) {
-    return op->kind == MRT_OPC_GEMM_BF16 || op->kind == MRT_OPC_BMM_BF16 ||
-           (op->kind == MRT_OPC_GEMM_FP8 && x->op[op->id].fused);
-}
-
-int mrt_gpu_op_first_inputs(const mrt_gpu_exec *x, const mrt_op *op) {
-    return op->kind == MRT_OPC_GEMM_FP8 && !x->op[op->id].fused ? 4 : op->n_in;
-}
+int mrt_gpu_op_first_inputs(const mrt_op *op) { return op->kind == MRT_OPC_GEMM_FP8 ? 4 : op->n_in; }
 
 mrt_status mrt_gpu_launch_op(mrt_gpu_exec *x, const mrt_op *op, int copy, void *st, int pdl) {
-    return mrt_gpu_launch_op_part(x, op, copy, st, pdl, MRT_LAUNCH_ALL);
+    return mrt_gpu_launch_op_part(x, op, copy, st, pdl, MRT_LAUNCH_ALL | MRT_LAUNCH_FUSED);
 }
 
 mrt_status mrt_gpu_launch_op_part(mrt_gpu_exec *x, const mrt_op *op, int copy, void *st, int pdl, int part) {
@@ -277,9 +275,10 @@ mrt_status mrt_gpu_launch_op_part(mrt_gpu_exec *x, const mrt_op *op, int copy, v
         break;
     }
     case MRT_OPC_GEMM_FP8: {
-        if (part & MRT_LAUNCH_FIRST) rc = mrt_gpu_gemm_run(&s->gemm[copy], st, pdl, x->why, sizeof x->why);
-        if (rc || !(part & MRT_LAUNCH_REST)) break;
-        if (s->fused) break; /* its GEMM ran the finalization */
+        const bool fused = s->fused && (part & MRT_LAUNCH_FUSED);
+        if (part & MRT_LAUNCH_FIRST)
+            rc = mrt_gpu_gemm_run(fused ? &s->fused_gemm[copy] : &s->gemm[copy], st, pdl, x->why, sizeof x->why);
+        if (rc || !(part & MRT_LAUNCH_REST) || fused) break; /* fused: its GEMM ran the finalization */
         mrt_gpu_epi e;
         mrt_status es = op_epi(x, op, copy, &e);
         if (es) return es;
