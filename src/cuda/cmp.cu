@@ -16,7 +16,11 @@
  * after the first kernel's launch: D1's GEMM streams its weights while C0 still runs.
  * Tried and removed (H200, 2026-11-29, session 6): a launch priority per op from its longest
  * remaining path under the planner's cost model, so the critical path's CTAs dispatch first —
- * cmp 65.69 / 66.07 us with it, 65.82 / 65.91 without (bench/RESULTS.md). */
+ * cmp 65.69 / 66.07 us with it, 65.82 / 65.91 without (bench/RESULTS.md). Also tried
+ * (session 8): D0 streaming its weights only after D1's GEMM, so the critical D1 gets the
+ * bandwidth: D1 done at 33.2 us instead of 41.2, but E1 and F1 then ran beside D0 and its
+ * finalization's 1024 CTAs and lost it again (cmp 63.1 against 61.3); and D0 with its
+ * finalization fused (serial's): 62.4 against 59.5, D1 done later. */
 #include <string.h>
 
 #include "bench.h"
@@ -38,12 +42,7 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
     int tail[NSTREAMS], load[NSTREAMS] = {0}, on[MRT_MAX_OPS];
     bool used[NSTREAMS] = {true, false, false, false};
     for (int k = 0; k < NSTREAMS; k++) tail[k] = -1;
-#ifdef MRT_CMP_D1_FIRST
-    int d1_row = -1;
-    if (p->n_ops + NSTREAMS + 1 > MRT_CMP_EVENTS)
-#else
     if (p->n_ops + NSTREAMS > MRT_CMP_EVENTS)
-#endif
         return mrt_fail(x->ctx, MRT_ERR_LIMIT, "cmp: %d ops need more than %d events", p->n_ops, MRT_CMP_EVENTS);
     /* side streams start from the main stream's current point (the step's beginning) */
     cudaError_t e = cudaEventRecord(x->ev[MRT_CMP_EVENTS - 1], s[0]);
@@ -75,9 +74,6 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
         }
         const bool pdl = follows && pdl_capable(op);
         x->stamps.stream = k;
-#ifdef MRT_CMP_D1_FIRST /* experiment (session 8): D0 streams its weights after D1's GEMM, not beside it */
-        if (!strcmp(op->name, "D0") && d1_row >= 0) e = cudaStreamWaitEvent(s[k], x->ev[MRT_CMP_EVENTS - 1 - NSTREAMS], 0);
-#endif
         for (int part = MRT_LAUNCH_FIRST; part <= MRT_LAUNCH_REST; part++) {
             for (int q = 0; q < np && !e; q++)
                 if (on[prod[q]] != k && late[q] == (part == MRT_LAUNCH_REST))
@@ -85,12 +81,6 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
             if (e) return mrt_gpu_cuda_fail(x, e, "cmp: join");
             mrt_status st = mrt_gpu_launch_op_part(x, op, copy, s[k], pdl, part);
             if (st) return st;
-#ifdef MRT_CMP_D1_FIRST
-            if (part == MRT_LAUNCH_FIRST && !strcmp(op->name, "D1")) {
-                d1_row = i;
-                if ((e = cudaEventRecord(x->ev[MRT_CMP_EVENTS - 1 - NSTREAMS], s[k]))) return mrt_gpu_cuda_fail(x, e, "cmp: D1");
-            }
-#endif
         }
         if ((e = cudaEventRecord(x->ev[i], s[k]))) return mrt_gpu_cuda_fail(x, e, "cmp: record");
         on[i] = k, tail[k] = i, used[k] = true;

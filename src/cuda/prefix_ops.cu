@@ -19,7 +19,7 @@
 /* TRACE (stamp.cuh): the traced twin, launched only with records */
 template <bool TRACE>
 __global__ void __launch_bounds__(MRT_A0_MAX_THREADS) mrt_a0_kernel(mrt_a0_args a, mrt_cta_stamp *ts) {
-    __shared__ double scratch[32];
+    __shared__ double scratch[16384 / 128]; /* a group sum each: H <= 16384 (mrt_gpu_a0) */
     mrt_stamp_start_if<TRACE>(ts);
     mrt_pdl_entry<TRACE>(ts);
     mrt_a0_row(a, blockIdx.x, scratch);
@@ -31,7 +31,15 @@ extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t
                           char *why, size_t n) {
     if (M < 1 || H % 128 || H > 16384) return mrt_gpu_fail(why, n, "a0: M %d, hidden %d (a multiple of 128 up to 16384)", M, H);
     mrt_a0_args a = {h, res, w, r_new, x, x8, sx, H, eps, delay_ns};
-    int threads = ((H / 16) + 31) / 32 * 32; /* two 8-element chunks a thread */
+    /* one 8-element chunk a thread where the row allows (768 at GLM-5 size), else two (H200,
+     * session 8: A0 alone 5.75 against 5.66 us, but done at 5.9-6.6 us in cmp's traces against
+     * 7.1-7.4 with 384 threads, where B0's waiting CTAs share its SMs). -DMRT_A0_TWO_CHUNKS:
+     * two chunks a thread (the A/B's other side). */
+#ifdef MRT_A0_TWO_CHUNKS
+    int threads = ((H / 16) + 31) / 32 * 32;
+#else
+    int threads = H / 8 <= MRT_A0_MAX_THREADS ? (H / 8 + 31) / 32 * 32 : ((H / 16) + 31) / 32 * 32;
+#endif
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(M, "a0");
     void *args[2] = {&a, &ts};
     const void *fn = ts ? (const void *)mrt_a0_kernel<true> : (const void *)mrt_a0_kernel<false>;

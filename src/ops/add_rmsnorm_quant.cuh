@@ -9,7 +9,7 @@
 
 #include "numerics.h"
 
-#define MRT_A0_MAX_THREADS 1024 /* one CTA a row: H / 16 threads, rounded to warps */
+#define MRT_A0_MAX_THREADS 1024 /* one CTA a row: H / 8 (or H / 16) threads, rounded to warps */
 
 struct mrt_a0_args {
     const uint16_t *h, *res, *w; /* [M, H], [M, H], [H] bf16 bits */
@@ -46,14 +46,15 @@ static __device__ __forceinline__ double mrt_grp_sum_f64(const mrt_grp &g, doubl
     for (int i = 0; i < nw; i++) t += scratch[i];
     return t;
 }
-static __device__ __forceinline__ double mrt_block_sum_f64(double v, double *scratch) {
-    return mrt_grp_sum_f64(mrt_grp_cta(), v, scratch);
-}
 
 /* One row. Thread t owns the 8-element chunks t and t + blockDim (16-byte loads; blockDim a
  * multiple of 32, at least H / 16); all of its loads issue before any arithmetic, so the row
  * costs one memory round trip, not one per chunk. The 16 chunks of a 128-group sit in 16
- * consecutive lanes: a group's amax is a half-warp shuffle reduction. */
+ * consecutive lanes: a group's amax is a half-warp shuffle reduction.
+ * The sum of squares goes in an order fixed by the row alone, not by blockDim (the standalone
+ * kernel runs H / 8 threads, the megakernel 384, and their bytes must agree): each chunk's 8
+ * squares in sequence, a group's 16 chunks by a half-warp tree, the H / 128 groups in index
+ * order. scratch: H / 128 doubles. */
 static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch) {
     const int chunks = a.H / 8;
     uint4 hh[2], rr[2], ww[2];
@@ -67,7 +68,7 @@ static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch
         }
     }
     float v[2][8];
-    double ss = 0;
+    double css[2] = {0, 0}; /* each chunk's squares */
 #pragma unroll
     for (int i = 0; i < 2; i++) {
         int c = threadIdx.x + i * blockDim.x;
@@ -78,11 +79,23 @@ static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch
             float r = mrt_round_bf16(__fadd_rn(mrt_bf16_to_f32(hp[e]), mrt_bf16_to_f32(rp[e])));
             out[e] = mrt_f32_to_bf16(r);
             v[i][e] = r;
-            ss += (double)r * (double)r;
+            css[i] += (double)r * (double)r;
         }
         *(uint4 *)(a.r_new + (size_t)row * a.H + c * 8) = *(const uint4 *)out;
     }
-    float rs = mrt_rms_factor(mrt_block_sum_f64(ss, scratch), a.H, a.eps);
+    __syncthreads(); /* scratch may still be read for the previous row */
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        const int c = threadIdx.x + i * blockDim.x;
+        if (i * blockDim.x >= (unsigned)chunks) break; /* uniform; chunks is a multiple of 16 */
+        double gs = css[i]; /* lane % 16 == c % 16: the tree's shape is the group's */
+        for (int o = 8; o > 0; o >>= 1) gs += __shfl_xor_sync(0xffffffffu, gs, o);
+        if (c < chunks && (c & 15) == 0) scratch[c / 16] = gs;
+    }
+    __syncthreads();
+    double ss = 0;
+    for (int gi = 0; gi < a.H / 128; gi++) ss += scratch[gi];
+    float rs = mrt_rms_factor(ss, a.H, a.eps);
     if (a.delay_ns) { /* bounded: at most delay_ns, checked against the global timer */
         uint64_t t0, t;
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));

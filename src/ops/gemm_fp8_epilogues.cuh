@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "add_rmsnorm_quant.cuh" /* mrt_block_sum_f64 */
+#include "add_rmsnorm_quant.cuh" /* mrt_grp, mrt_grp_sum_f64 */
 #include "numerics.h"
 #include "split_sum.cuh"
 
