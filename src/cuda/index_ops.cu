@@ -63,6 +63,20 @@ __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a, mrt_cta_st
     mrt_stamp_end_if<TRACE>(ts);
 }
 
+#define MRT_TOPK_REG_MAX 16384 /* variant 8: 16 keys a thread of 1024 */
+
+/* ---- F1, the row's keys in registers: one CTA (T threads, PER keys each) per row -------------- */
+template <int T, int PER, bool TRACE>
+__global__ void __launch_bounds__(T) mrt_topk_reg_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
+    __shared__ __align__(16) uint8_t mrt_topkr_smem[sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4];
+    mrt_stamp_start_if<TRACE>(ts);
+    mrt_pdl_entry<TRACE>(ts); /* the logits are E1's */
+    const int r = (int)blockIdx.x;
+    mrt_topk_row_reg<T, PER>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k, mrt_topkr_smem,
+                             (int)threadIdx.x);
+    mrt_stamp_end_if<TRACE>(ts);
+}
+
 /* ---- F1, cluster variant: one cluster of C CTAs (T threads each) per row -------------------- */
 template <int T, int C, bool TRACE>
 __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T) mrt_topk_cluster_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
@@ -213,6 +227,13 @@ template <int T, int STOP = 0> static cudaError_t mrt_topk_launch(mrt_topk_args 
     return mrt_pdl_launch((const void *)k, dim3(a.M), dim3(T), (size_t)bytes, args, s, pdl);
 }
 
+template <int T, int PER> static cudaError_t mrt_topkr_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
+    mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
+    auto k = ts ? mrt_topk_reg_kernel<T, PER, true> : mrt_topk_reg_kernel<T, PER, false>;
+    void *args[2] = {&a, &ts};
+    return mrt_pdl_launch((const void *)k, dim3(a.M), dim3(T), 0, args, s, pdl);
+}
+
 template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cudaStream_t s) {
     const int slice = mrt_topkc_slice(a.kv, C);
     a.cache_keys = slice <= MRT_TOPKC_CACHE_MAX ? slice : 0;
@@ -228,9 +249,10 @@ template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cud
 static int topk_run(int variant, const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why,
                     size_t n) {
     const char *F = "mrt_gpu_topk";
-    if (variant < 0 || variant > 7)
+    if (variant < 0 || variant > 8)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: 1 CTA of 1024 threads a row, 1: of 512, 2: cluster of 8 x 256, "
-                            "3: cluster of 4 x 256, 4-7: variant 0 stopped after a phase)", F, variant);
+                            "3: cluster of 4 x 256, 4-7: variant 0 stopped after a phase, 8: keys in registers)", F,
+                            variant);
     if (!logits) return mrt_gpu_fail(why, n, "%s: logits is NULL", F);
     if (!out) return mrt_gpu_fail(why, n, "%s: out is NULL", F);
     if (M < 1) return mrt_gpu_fail(why, n, "%s: M = %d must be >= 1", F, M);
@@ -239,7 +261,10 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
     mrt_topk_args a;
     a.logits = logits, a.out = out, a.M = M, a.kv = kv, a.k = k;
     a.cache_keys = kv <= MRT_TOPK_CACHE_MAX ? kv : 0;
-    if ((variant < 2 || variant > 3) && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
+    if (variant == 8 && kv > MRT_TOPK_REG_MAX)
+        return mrt_gpu_fail(why, n, "%s: variant 8 holds at most %d keys a row in registers, kv = %d", F, MRT_TOPK_REG_MAX,
+                            kv);
+    if ((variant < 2 || (variant > 3 && variant < 8)) && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
         return mrt_gpu_fail(why, n, "%s: kv = %d: the row's bitmaps do not fit shared memory", F, kv);
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t e = variant == 0   ? mrt_topk_launch<1024>(a, s, pdl)
@@ -249,7 +274,9 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
                     : variant == 4 ? mrt_topk_launch<1024, 1>(a, s, pdl)
                     : variant == 5 ? mrt_topk_launch<1024, 2>(a, s, pdl)
                     : variant == 6 ? mrt_topk_launch<1024, 3>(a, s, pdl)
-                                   : mrt_topk_launch<1024, 4>(a, s, pdl);
+                    : variant == 7 ? mrt_topk_launch<1024, 4>(a, s, pdl)
+                    : kv <= 8192   ? mrt_topkr_launch<1024, 8>(a, s, pdl)
+                                   : mrt_topkr_launch<1024, 16>(a, s, pdl);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }
@@ -261,5 +288,9 @@ extern "C" int mrt_gpu_topk_variant(int variant, const float *logits, int *out, 
 
 extern "C" int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why,
                             size_t n) {
+#ifdef MRT_TOPK_V0 /* the previous default everywhere (A/B) */
     return topk_run(0, logits, out, M, kv, k, stream, pdl, why, n);
+#else
+    return topk_run(kv <= MRT_TOPK_REG_MAX ? 8 : 0, logits, out, M, kv, k, stream, pdl, why, n);
+#endif
 }

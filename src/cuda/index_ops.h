@@ -67,7 +67,8 @@ int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, 
  * excluded; -0.0 == +0.0) as indices j in ascending order, written to out[r * k + i]; -1
  * pads the row when it has fewer than k finite values. Of the values equal to the k-th
  * largest, the smaller indices are taken (as the CPU reference). One CTA (1024 threads) per
- * row. Limits (checked): k >= 1, kv >= 1, M >= 1. */
+ * row: variant 8 (keys in registers) up to kv = 16384, else variant 0. Limits (checked):
+ * k >= 1, kv >= 1, M >= 1. */
 int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why, size_t n);
 
 /* Variants of F1: 0 = mrt_gpu_topk (one CTA of 1024 threads a row), 1 = one CTA of 512 threads;
@@ -79,7 +80,9 @@ int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stre
  * 1 11.27, 2 97.85, 3 31.71 — the cluster variants are far slower (not analysed; no executor
  * uses them). Variants 4-7 are diagnostics, not top-k: variant 0 returning after pass 0, the
  * digit search, pass 1 and the list (topk.cuh), timed by test_index_ops to show what each phase
- * costs; their output is incomplete. */
+ * costs; their output is incomplete. Variant 8: one CTA of 1024 threads a row with the row's
+ * keys in registers, 8 a thread up to kv = 8192, 16 up to 16384 (topk.cuh mrt_topk_row_reg;
+ * refused above that). */
 int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
                          char *why, size_t n);
 

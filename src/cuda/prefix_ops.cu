@@ -31,15 +31,11 @@ extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t
                           char *why, size_t n) {
     if (M < 1 || H % 128 || H > 16384) return mrt_gpu_fail(why, n, "a0: M %d, hidden %d (a multiple of 128 up to 16384)", M, H);
     mrt_a0_args a = {h, res, w, r_new, x, x8, sx, H, eps, delay_ns};
-    /* one 8-element chunk a thread where the row allows (768 at GLM-5 size), else two (H200,
-     * session 8: A0 alone 5.75 against 5.66 us, but done at 5.9-6.6 us in cmp's traces against
-     * 7.1-7.4 with 384 threads, where B0's waiting CTAs share its SMs). -DMRT_A0_TWO_CHUNKS:
-     * two chunks a thread (the A/B's other side). */
-#ifdef MRT_A0_TWO_CHUNKS
-    int threads = ((H / 16) + 31) / 32 * 32;
-#else
+    /* one 8-element chunk a thread where the row allows (768 at GLM-5 size), else two. H200,
+     * session 8 run 5, A B A B against two chunks a thread: A0 alone 5.78 against 6.10 us,
+     * cmp 59.3 / 59.4 against 60.2 / 60.3 (A0 done at 6.2 us in cmp's trace against 7.3, where
+     * B0's waiting CTAs share its SMs), serial 81.4 against 81.9. */
     int threads = H / 8 <= MRT_A0_MAX_THREADS ? (H / 8 + 31) / 32 * 32 : ((H / 16) + 31) / 32 * 32;
-#endif
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(M, "a0");
     void *args[2] = {&a, &ts};
     const void *fn = ts ? (const void *)mrt_a0_kernel<true> : (const void *)mrt_a0_kernel<false>;

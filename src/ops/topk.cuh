@@ -358,6 +358,74 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
 }
 #pragma nv_diag_default 128
 
+/* ---- One row with its keys in registers (kv <= T * PER) -------------------------------------
+ * Thread t holds the PER keys [PER * t, PER * t + PER): thread order is index order. The same
+ * radix select as mrt_topk_row (digits of 12, 12 and 8 bits: a histogram of the keys matching
+ * the prefix so far, then mrt_topk_find; it ends early when the digit's whole bin is taken),
+ * but every pass reads registers instead of the row, and the output is one scan: a thread's
+ * position is the count of selected keys before it, (above the threshold) + min(equal to it,
+ * need). No bitmaps, no list, no cache. Standalone kernels only (the megakernel's row takes
+ * 256 threads: mrt_topk_row). smem: sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4 bytes. */
+
+template <int T, int PER>
+static __device__ void mrt_topk_row_reg(const float *row, int kv, int k, int *out, uint8_t *smem, int tid) {
+    static_assert(T % 32 == 0 && MRT_TOPK_NB % T == 0 && PER % 4 == 0 && T * PER <= 65535,
+                  "topk registers: T a warp multiple dividing NB, PER a multiple of 4, counts in 16 bits");
+    mrt_topk_shared *sh = (mrt_topk_shared *)smem;
+    uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
+    const int i0 = tid * PER;
+    const bool vec = (kv & 3) == 0 && ((uintptr_t)row & 15) == 0;
+    uint32_t key[PER];
+#pragma unroll
+    for (int j = 0; j < PER; j += 4) { /* plain loads: the logits are a producer's */
+        const int i = i0 + j;
+        if (vec && i < kv) {
+            const float4 v = *(const float4 *)(row + i);
+            key[j] = mrt_topk_key(v.x), key[j + 1] = mrt_topk_key(v.y);
+            key[j + 2] = mrt_topk_key(v.z), key[j + 3] = mrt_topk_key(v.w);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; e++) key[j + e] = i + e < kv ? mrt_topk_key(row[i + e]) : 0u;
+        }
+    }
+    mrt_topk_sel s = {1u, 0u, 0u}; /* every finite key */
+    uint32_t prefix = 0u, pmask = 0u, krem = (uint32_t)k;
+    for (int p = 0; p < 3; p++) {
+        const int nb = p < 2 ? MRT_TOPK_NB : 256, sft = p == 0 ? 20 : p == 1 ? 8 : 0;
+        for (int i = tid; i < nb; i += T) hist[i] = 0u;
+        mrt_topk_bar<T>();
+#pragma unroll
+        for (int j = 0; j < PER; j++)
+            if (key[j] != 0u && (key[j] & pmask) == prefix) atomicAdd(&hist[(key[j] >> sft) & (uint32_t)(nb - 1)], 1u);
+        mrt_topk_bar<T>();
+        const uint32_t total = mrt_topk_find<T>(hist, nb, krem, sh, tid); /* ends with a barrier */
+        if (p == 0 && total <= krem) break;                                 /* k or fewer finite keys */
+        krem -= sh->above;
+        prefix |= sh->dsel << sft, pmask |= (uint32_t)(nb - 1) << sft;
+        if (krem == sh->eqcnt) { /* the whole bin: every key >= prefix */
+            s = mrt_topk_sel{prefix, 0u, 0u};
+            break;
+        }
+        if (p == 2) s = mrt_topk_sel{1u, prefix, krem};
+    }
+    uint32_t ng = 0u, ne = 0u;
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        ng += mrt_topk_above(s, key[j]) ? 1u : 0u;
+        ne += s.tkey != 0u && key[j] == s.tkey ? 1u : 0u;
+    }
+    uint32_t tot;
+    const uint32_t ex = mrt_topk_scan<T>((ng << 16) | ne, sh, &tot, tid); /* totals <= T * PER < 2^16 */
+    uint32_t e = ex & 0xFFFFu, pos = (ex >> 16) + min(e, s.need);
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        const bool eq = s.tkey != 0u && key[j] == s.tkey;
+        if (mrt_topk_above(s, key[j]) || (eq && e < s.need)) out[pos++] = i0 + j;
+        e += eq ? 1u : 0u;
+    }
+    for (int r = (int)((tot >> 16) + min(tot & 0xFFFFu, s.need)) + tid; r < k; r += T) out[r] = -1;
+}
+
 /* ---- The cluster variant: one row over C CTAs of T threads (standalone kernels only) -----------
  * A single CTA per row leaves most SMs idle at decode M (16 rows, 132 SMs) and is bound by one SM's
  * issue rate; here the row is cut into C contiguous slices, one per CTA of a thread-block
