@@ -125,7 +125,9 @@ static int parse(int argc, char **argv, cli *c) {
     c->copies = 6;
     if (argc < 2) return -1;
     c->cmd = argv[1];
-    if (!strcmp(c->cmd, "help") || !strcmp(c->cmd, "--help") || !strcmp(c->cmd, "-h")) return 1;
+    if (!strcmp(c->cmd, "help")) return 1;
+    for (int i = 1; i < argc; i++) /* --help anywhere: the help, whatever else is there */
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return 1;
     bool pdl = !strcmp(c->cmd, "bench") && argc >= 3 && !strcmp(argv[2], "pdl");
     bool gemm = (!strcmp(c->cmd, "bench") && argc >= 3 && !strcmp(argv[2], "gemm")) || pdl; /* --m is a list */
     if (argc < 3 || (strcmp(argv[2], "glm5-prefix") && !gemm)) {

@@ -1,0 +1,70 @@
+/* The command line (tools/megartp.c) as a user meets it: --help anywhere prints the help and
+ * exits 0; bad commands, workloads, options and values exit 2 with a message naming them and
+ * the help on stderr; `plan` prints a plan. Runs the built binary next to the tests folder. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "testing.h"
+
+static char bin[600], errfile[620];
+
+/* Runs `megartp ARGS`; returns its exit status, its stdout in out and its stderr in err. */
+static int run(const char *args, char *out, size_t no, char *err, size_t ne) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>%s", bin, args, errfile);
+    FILE *p = popen(cmd, "r");
+    size_t n = 0;
+    out[0] = 0;
+    while (p && n + 1 < no) {
+        size_t k = fread(out + n, 1, no - 1 - n, p);
+        if (!k) break;
+        n += k;
+    }
+    out[n] = 0;
+    int st = p ? pclose(p) : -1;
+    FILE *f = fopen(errfile, "r");
+    n = f ? fread(err, 1, ne - 1, f) : 0;
+    err[n] = 0;
+    if (f) fclose(f);
+    return st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int main(int argc, char **argv) {
+    (void)argc;
+    const char *slash = strrchr(argv[0], '/');
+    snprintf(bin, sizeof bin, "%.*s/../megartp", slash ? (int)(slash - argv[0]) : 1, slash ? argv[0] : ".");
+    snprintf(errfile, sizeof errfile, "%s.stderr", argv[0]);
+    static char out[1 << 16], err[1 << 16];
+    const char *helps[] = {"help", "--help", "-h", "plan --help", "plan glm5-prefix --help", "run glm5-prefix --m 4 -h",
+                           "bench gemm --help", "trace glm5-prefix --backend cmp --help"};
+    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
+        int rc = run(helps[i], out, sizeof out, err, sizeof err);
+        CHECK(rc == 0 && strstr(out, "usage: megartp") && strstr(out, "commands:"),
+              "`megartp %s`: exit %d, the help on stdout (%.60s)", helps[i], rc, out);
+    }
+    struct {
+        const char *args, *says;
+    } bad[] = {
+        {"", "usage: megartp"},
+        {"plan", "needs a workload"},
+        {"plan llama", "needs a workload"},
+        {"plan glm5-prefix --bogus", "unknown option \"--bogus\""},
+        {"plan glm5-prefix --m", "--m needs a value"},
+        {"plan glm5-prefix --policy fastest", "unknown policy \"fastest\""},
+        {"plan glm5-prefix --model gpt", "unknown model \"gpt\""},
+        {"bench glm5-prefix --modes serial,serial", "--modes"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = run(bad[i].args, out, sizeof out, err, sizeof err);
+        CHECK(rc == 2 && strstr(err, bad[i].says), "`megartp %s`: exit %d (want 2), stderr names it (\"%s\"): %.120s",
+              bad[i].args, rc, bad[i].says, err);
+    }
+    int rc = run("plan glm5-prefix --m 16 --batch 2 --kv 1024", out, sizeof out, err, sizeof err);
+    CHECK(rc == 0 && strstr(out, "gemm_bf16") && strstr(out, "topk"), "`megartp plan glm5-prefix`: exit %d, a plan (%.80s)",
+          rc, out);
+    remove(errfile);
+    TEST_MAIN_END();
+}
