@@ -1,53 +1,44 @@
 #!/bin/bash
-# The next session's first device run (written 2026-11-29, end of session 7). Verifies what
-# session 7 left compile-checked: 3211721 (the standalone E1 on 4 key buffers, variant 5, the
-# megakernel's on 2; each configuration ran in session 7, not the combination) and variant 9
-# (a CTA a token group; -DMRT_E1_GROUP_CTAS makes it the executors' E1). Then looks inside the
-# wgmma E1's epilogue, which is most of its time (bench/RESULTS.md, session 7 run 4-6): its
-# SASS and, where the device has Nsight Compute, its warp stall reasons. Last, the megakernel
-# with its wgmma tiles (GEMM, E1) inlined (-DMRT_MEGA_WG_INLINE: no call to a function holding
-# wgmma, so ptxas no longer serializes them (C7510), at ~1 KB more spill; mega_op.h), checked
-# and A/B'd.
+# The next session's first device run (written 2026-11-29, end of session 8). 1) An A/B of
+# the Q_B finalization with 8 heads a CTA (-DMRT_QB_FIN_HEADS=8: cmp's D0 finalization as 128
+# CTAs instead of 1024, so E1's and F1's CTAs find SMs; compile-checked). 2) Why do the small
+# kernels take 5-6 us (A0: 0.9 MB, 16 CTAs, 4.5 us from its input to its end in the trace;
+# F1 with its keys in registers: 5.8 us even with nothing to select)? Nsight Compute's stall
+# samples per SASS instruction (--page source) and its stall-reason tables (--print-details
+# all) for A0, F1, B0's GEMM and a finalization kernel. 3) The megakernel's trace, to see where
+# its 150 us go now.
 # Run: timeout 590 bash scripts/device-next.sh (later steps are skipped as the deadlines pass).
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant gc -DMRT_E1_GROUP_CTAS megartp &
-build_variant inl -DMRT_MEGA_WG_INLINE megartp &
+build_variant qb8 -DMRT_QB_FIN_HEADS=8 megartp &
 build_or_exit
 wait
-make -j16 BUILD=build-inl EXTRA_NVCCFLAGS=-DMRT_MEGA_WG_INLINE build-inl/tests/gpu/test_mega_prefix \
-    > "$O/build-inl-tests.log" 2>&1 || echo "inl tests build FAILED"
+make -j16 BUILD=build-qb8 EXTRA_NVCCFLAGS=-DMRT_QB_FIN_HEADS=8 build-qb8/tests/gpu/test_serial > "$O/build-qb8-tests.log" 2>&1 ||
+    echo "qb8 tests build FAILED"
 echo "builds $((SECONDS - t0)) s"
 {
-gpu_tests 150 test_index_ops
-grep -E " v(4|9):|FAIL" "$O/test_index_ops.log" | head -8
-grep -E "TIME E1 (wgmma|f16 \(v0\) M=16 b=2 kv=8192 chunk=64)" "$O/test_index_ops.log" | cut -c1-150
-gpu_tests 200 "test_serial --quick" test_mega_prefix
-[ $((SECONDS - t0)) -lt 300 ] && sanitize memcheck 120 step build/tests/gpu/test_serial --sanitize
-echo "t=$((SECONDS - t0)) s"
-ab_bench serial,cmp,mega build build-gc
-timeout 200 build-inl/tests/gpu/test_mega_prefix > "$O/inl-test_mega_prefix.log" 2>&1
-echo "inl test_mega_prefix rc=$? $(tail -1 "$O/inl-test_mega_prefix.log")"
-[ $((SECONDS - t0)) -lt 450 ] && ab_bench mega build build-inl
-grep -E "^\| (E1|F1) " "$O"/bench-serial,cmp,mega-*.md
-for b in build build-gc; do
-    [ $((SECONDS - t0)) -gt 380 ] && break
-    timeout 60 $b/megartp bench glm5-prefix --m 64 --batch 8 --kv 65536 --modes serial,mega --reps 40 > "$O/long-$b.md" 2>&1
-    echo "long $b rc=$? $(grep -E '^\| (E1|F1) |step, |same-bytes' "$O/long-$b.md" | tr -s ' ' | cut -c1-90 | tr '\n' ' ')"
+gpu_tests 150 "test_serial --quick" test_mega_prefix
+timeout 100 build-qb8/tests/gpu/test_serial --quick > "$O/qb8-test_serial.log" 2>&1
+echo "qb8 test_serial --quick rc=$? $(tail -1 "$O/qb8-test_serial.log")"
+ab_bench serial,cmp build build-qb8
+for b in build build-qb8; do
+    timeout 40 $b/megartp trace glm5-prefix --backend cmp -o "$O/trace-cmp-$b.json" > "$O/trace-cmp-$b.txt" 2>&1
+    echo "trace cmp $b rc=$?"; sed -n 4,14p "$O/trace-cmp-$b.txt"
 done
-# all 20 shapes of the serial / cmp test (its length on the device is not recorded)
-[ $((SECONDS - t0)) -lt 400 ] && gpu_tests 140 test_serial
-# the E1 kernel's SASS (4 tokens a group, no stamps, 4 key buffers, full tile) for reading offline
-cuobjdump -sass build/src/cuda/index_ops.o 2>/dev/null |
-    awk '/Function : .*wg_kernelILi4ELb0ELi4ELi0E/{p=1} p{print} p&&/^[[:space:]]*\.\.\.\.\.\.\.\.\.\./{exit}' > "$O/e1-sass.txt"
-echo "e1 sass: $(wc -l < "$O/e1-sass.txt") lines"
-if command -v ncu > /dev/null && [ $((SECONDS - t0)) -lt 480 ]; then
-    timeout 120 ncu --kernel-name regex:index_logits_wg --launch-skip 10 --launch-count 1 --section WarpStateStats \
-        --section SchedulerStats --section Occupancy --section SourceCounters \
-        build/megartp bench glm5-prefix --modes serial --reps 20 > "$O/ncu-e1.txt" 2>&1
-    echo "ncu rc=$? $(grep -cE "Stall|stall" "$O/ncu-e1.txt") stall lines"
-else
-    echo "ncu: $(command -v ncu || echo not installed)"
-fi
+echo "t=$((SECONDS - t0)) s"
+# one kernel each: regex, file name
+for k in "mrt_a0_kernel a0" "mrt_topk_reg_kernel f1" "mrt_gemm_kernel gemm-b0" "mrt_epi_kernel epi-b0"; do
+    set -- $k
+    [ $((SECONDS - t0)) -gt 420 ] && break
+    timeout 60 ncu --kernel-name regex:"$1" --launch-count 1 --clock-control none --section SourceCounters \
+        --section WarpStateStats --page source --print-source sass --csv \
+        build/megartp run glm5-prefix --backend serial > "$O/ncu-$2-sass.csv" 2> "$O/ncu-$2.err"
+    timeout 60 ncu --kernel-name regex:"$1" --launch-count 1 --clock-control none --section SourceCounters \
+        --section WarpStateStats --section SpeedOfLight --section MemoryWorkloadAnalysis --print-details all \
+        build/megartp run glm5-prefix --backend serial > "$O/ncu-$2-details.txt" 2>> "$O/ncu-$2.err"
+    echo "ncu $2: $(wc -l < "$O/ncu-$2-sass.csv") sass lines, $(grep -c . "$O/ncu-$2-details.txt") detail lines"
+done
+[ $((SECONDS - t0)) -lt 500 ] && timeout 60 build/megartp trace glm5-prefix --backend mega -o "$O/trace-mega.json" > "$O/trace-mega.txt" 2>&1 &&
+    sed -n 1,30p "$O/trace-mega.txt"
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

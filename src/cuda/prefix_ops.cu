@@ -63,36 +63,50 @@ static __device__ __forceinline__ void mrt_epi_unit_cols(const mrt_epi_args &a, 
     }
 }
 
-/* grid.x = row, grid.y = unit (QKV_A: q blocks, then the kv unit; Q_B, INDEX_Q: heads).
- * With sp.part, the unit's columns are summed over the GEMM's split planes first, in split
- * order (as the GEMM's own reduction and the megakernel's finalization sum them).
+/* grid.x = row, grid.y = a run of upc units (QKV_A: q blocks, then the kv unit; Q_B,
+ * INDEX_Q: heads) of the row's `units`, one after another. With sp.part, a unit's columns are
+ * summed over the GEMM's split planes first, in split order (as the GEMM's own reduction and
+ * the megakernel's finalization sum them). Every epilogue ends with its group's barriers
+ * past its last shared-memory read, so a CTA can run the next unit at once.
  * TRACE: as mrt_a0_kernel's. */
 template <bool TRACE>
-__global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, mrt_epi_split sp, mrt_cta_stamp *ts) {
+__global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, mrt_epi_split sp, int units, int upc,
+                                                      mrt_cta_stamp *ts) {
     __shared__ double ds[32];
     __shared__ float fs[32];
     __shared__ float rowbuf[256];
     mrt_stamp_start_if<TRACE>(ts);
     mrt_pdl_entry<TRACE>(ts);
-    int row = blockIdx.x, u = blockIdx.y;
+    const int row = blockIdx.x, u0 = (int)blockIdx.y * upc, u1 = min(units, u0 + upc);
     const mrt_grp g = mrt_grp_cta();
-    if (sp.part) {
-        int c0, c1;
-        mrt_epi_unit_cols(a, epi, u, &c0, &c1);
-        mrt_epi_sum_columns(g, sp.part, sp.c, (long long)a.M * a.N, sp.nsplit, a.N, row, c0, c1);
-        __syncthreads(); /* the epilogue reads c */
-    }
-    switch (epi) {
-    case MRT_EPI_QKV_A:
-        if (u < a.q_lora / 128) mrt_epi_qkv_a_q(g, a, row, u * 128, ds, fs);
-        else mrt_epi_qkv_a_kv(g, a, row, ds, fs);
-        break;
-    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, a, row, ds, fs, rowbuf); break;
-    case MRT_EPI_Q_B: mrt_epi_q_b(g, a, row, u, 0, a.nope + a.rope, rowbuf); break;
-    case MRT_EPI_INDEX_Q: mrt_epi_index_q(g, a, row, u, fs, rowbuf); break;
+    for (int u = u0; u < u1; u++) {
+        if (sp.part) {
+            int c0, c1;
+            mrt_epi_unit_cols(a, epi, u, &c0, &c1);
+            mrt_epi_sum_columns(g, sp.part, sp.c, (long long)a.M * a.N, sp.nsplit, a.N, row, c0, c1);
+            __syncthreads(); /* the epilogue reads c */
+        }
+        switch (epi) {
+        case MRT_EPI_QKV_A:
+            if (u < a.q_lora / 128) mrt_epi_qkv_a_q(g, a, row, u * 128, ds, fs);
+            else mrt_epi_qkv_a_kv(g, a, row, ds, fs);
+            break;
+        case MRT_EPI_INDEX_K: mrt_epi_index_k(g, a, row, ds, fs, rowbuf); break;
+        case MRT_EPI_Q_B: mrt_epi_q_b(g, a, row, u, 0, a.nope + a.rope, rowbuf); break;
+        case MRT_EPI_INDEX_Q: mrt_epi_index_q(g, a, row, u, fs, rowbuf); break;
+        }
+        if (u + 1 < u1) __syncthreads(); /* the next unit's scratch writes after every read of this one's */
     }
     mrt_stamp_end_if<TRACE>(ts);
 }
+
+/* Heads a CTA of the standalone Q_B finalization runs (cmp's D0; serial fuses it into the
+ * GEMM): 1 is a CTA a head, 1024 CTAs at GLM-5 size. -DMRT_QB_FIN_HEADS=8 (experiment,
+ * session 8, compile-checked): 128 CTAs, so that E1's and F1's CTAs find SMs beside them in
+ * cmp (F1 waited 2.2 us for SMs behind D0's finalization in run 6's trace). */
+#ifndef MRT_QB_FIN_HEADS
+#define MRT_QB_FIN_HEADS 1
+#endif
 
 int mrt_epi_fill(const mrt_gpu_epi *e, mrt_epi_args *out, int *units, int *threads, char *why, size_t n) {
     mrt_epi_args a;
@@ -145,11 +159,12 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, cha
     if (mrt_epi_fill(e, &a, &units, &threads, why, n)) return -1;
     if (e->part && (e->nsplit < 1 || e->N % 4))
         return mrt_gpu_fail(why, n, "epilogue: %d split planes of width %d (need >= 1, a multiple of 4)", e->nsplit, e->N);
-    dim3 grid(e->M, units);
+    int upc = e->epi == MRT_EPI_Q_B ? MRT_QB_FIN_HEADS : 1;
+    dim3 grid(e->M, (units + upc - 1) / upc);
     int epi = e->epi;
     mrt_epi_split sp = {e->part, e->c, e->nsplit};
     mrt_cta_stamp *ts = mrt_gpu_stamps_take((int)(grid.x * grid.y), "epilogue");
-    void *args[4] = {&a, &epi, &sp, &ts};
+    void *args[6] = {&a, &epi, &sp, &units, &upc, &ts};
     const void *fn = ts ? (const void *)mrt_epi_kernel<true> : (const void *)mrt_epi_kernel<false>;
     cudaError_t ce = mrt_pdl_launch(fn, grid, dim3(threads), 0, args, (cudaStream_t)stream, pdl);
     return ce ? mrt_gpu_fail(why, n, "epilogue: launch failed: %s", cudaGetErrorString(ce)) : 0;
