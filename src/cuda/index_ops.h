@@ -67,7 +67,7 @@ int mrt_gpu_index_logits_variant(int variant, const void *q8i, const float *wI, 
  * excluded; -0.0 == +0.0) as indices j in ascending order, written to out[r * k + i]; -1
  * pads the row when it has fewer than k finite values. Of the values equal to the k-th
  * largest, the smaller indices are taken (as the CPU reference). One CTA (1024 threads) per
- * row: variant 8 (keys in registers) up to kv = 16384, else variant 0. Limits (checked):
+ * row: variant 8 (keys in registers) up to kv = 8192, else variant 0. Limits (checked):
  * k >= 1, kv >= 1, M >= 1. */
 int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why, size_t n);
 

@@ -337,6 +337,7 @@ static void topk_suite(void) {
         {9, 100, 2048, ROW_COUNT},          {9, 1, 2048, ROW_COUNT},      {9, 5000, 1, ROW_COUNT},
         {9, 5000, 7, ROW_COUNT},            {9, 20000, 6000, ROW_COUNT},  {9, 20000, 4096, ROW_COUNT},
         {4, 8192, 2048, -1 - ROW_ALL_EQUAL}, {4, 8192, 2048, -1 - ROW_THREE},
+        {9, 12001, 2048, ROW_COUNT},        {4, 16384, 2048, -1 - ROW_GAUSS}, /* variant 8, 16 keys a thread */
     };
     if (!g_quick) {
         cases.push_back({9, 131072, 2048, ROW_COUNT}); /* not cached in shared memory (single CTA) */
