@@ -1,5 +1,9 @@
 #!/bin/bash
-# The next session's first device run (written 2026-11-29, end of session 8). 1) An A/B of
+# The next session's first device run (written 2026-11-29, end of session 8). 0) F1 variant 9
+# (variant 8 with its indices staged in shared memory, stored as whole rows) and variant 8's
+# 16-keys-a-thread form (kv 8193 .. 16384): test_index_ops checks both against the exact
+# reference and times them (compile-checked: if variant 9 is right and faster, it becomes the
+# executors' F1). 1) An A/B of
 # the Q_B finalization with 8 heads a CTA (-DMRT_QB_FIN_HEADS=8: cmp's D0 finalization as 128
 # CTAs instead of 1024, so E1's and F1's CTAs find SMs; compile-checked). 2) Why do the small
 # kernels take 5-6 us (A0: 0.9 MB, 16 CTAs, 4.5 us from its input to its end in the trace;
@@ -17,6 +21,8 @@ make -j16 BUILD=build-qb8 EXTRA_NVCCFLAGS=-DMRT_QB_FIN_HEADS=8 build-qb8/tests/g
     echo "qb8 tests build FAILED"
 echo "builds $((SECONDS - t0)) s"
 {
+gpu_tests 200 test_index_ops
+grep -E "TIME F1 (registers|1 CTA x 1024)" "$O/test_index_ops.log" | cut -c1-150
 gpu_tests 150 "test_serial --quick" test_mega_prefix
 timeout 100 build-qb8/tests/gpu/test_serial --quick > "$O/qb8-test_serial.log" 2>&1
 echo "qb8 test_serial --quick rc=$? $(tail -1 "$O/qb8-test_serial.log")"

@@ -66,14 +66,14 @@ __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a, mrt_cta_st
 #define MRT_TOPK_REG_MAX 16384 /* variant 8: 16 keys a thread of 1024 */
 
 /* ---- F1, the row's keys in registers: one CTA (T threads, PER keys each) per row -------------- */
-template <int T, int PER, bool TRACE>
+template <int T, int PER, bool TRACE, bool STAGE = false>
 __global__ void __launch_bounds__(T) mrt_topk_reg_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
     __shared__ __align__(16) uint8_t mrt_topkr_smem[sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4];
     mrt_stamp_start_if<TRACE>(ts);
     mrt_pdl_entry<TRACE>(ts); /* the logits are E1's */
     const int r = (int)blockIdx.x;
-    mrt_topk_row_reg<T, PER>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k, mrt_topkr_smem,
-                             (int)threadIdx.x);
+    mrt_topk_row_reg<T, PER, STAGE>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k,
+                                    mrt_topkr_smem, (int)threadIdx.x);
     mrt_stamp_end_if<TRACE>(ts);
 }
 
@@ -227,9 +227,10 @@ template <int T, int STOP = 0> static cudaError_t mrt_topk_launch(mrt_topk_args 
     return mrt_pdl_launch((const void *)k, dim3(a.M), dim3(T), (size_t)bytes, args, s, pdl);
 }
 
-template <int T, int PER> static cudaError_t mrt_topkr_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
+template <int T, int PER, bool STAGE = false>
+static cudaError_t mrt_topkr_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
-    auto k = ts ? mrt_topk_reg_kernel<T, PER, true> : mrt_topk_reg_kernel<T, PER, false>;
+    auto k = ts ? mrt_topk_reg_kernel<T, PER, true, STAGE> : mrt_topk_reg_kernel<T, PER, false, STAGE>;
     void *args[2] = {&a, &ts};
     return mrt_pdl_launch((const void *)k, dim3(a.M), dim3(T), 0, args, s, pdl);
 }
@@ -249,10 +250,10 @@ template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cud
 static int topk_run(int variant, const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why,
                     size_t n) {
     const char *F = "mrt_gpu_topk";
-    if (variant < 0 || variant > 8)
+    if (variant < 0 || variant > 9)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: 1 CTA of 1024 threads a row, 1: of 512, 2: cluster of 8 x 256, "
-                            "3: cluster of 4 x 256, 4-7: variant 0 stopped after a phase, 8: keys in registers)", F,
-                            variant);
+                            "3: cluster of 4 x 256, 4-7: variant 0 stopped after a phase, 8: keys in registers, 9: "
+                            "8 with its output staged in shared memory)", F, variant);
     if (!logits) return mrt_gpu_fail(why, n, "%s: logits is NULL", F);
     if (!out) return mrt_gpu_fail(why, n, "%s: out is NULL", F);
     if (M < 1) return mrt_gpu_fail(why, n, "%s: M = %d must be >= 1", F, M);
@@ -261,9 +262,9 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
     mrt_topk_args a;
     a.logits = logits, a.out = out, a.M = M, a.kv = kv, a.k = k;
     a.cache_keys = kv <= MRT_TOPK_CACHE_MAX ? kv : 0;
-    if (variant == 8 && kv > MRT_TOPK_REG_MAX)
-        return mrt_gpu_fail(why, n, "%s: variant 8 holds at most %d keys a row in registers, kv = %d", F, MRT_TOPK_REG_MAX,
-                            kv);
+    if (variant >= 8 && kv > MRT_TOPK_REG_MAX)
+        return mrt_gpu_fail(why, n, "%s: variant %d holds at most %d keys a row in registers, kv = %d", F, variant,
+                            MRT_TOPK_REG_MAX, kv);
     if ((variant < 2 || (variant > 3 && variant < 8)) && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
         return mrt_gpu_fail(why, n, "%s: kv = %d: the row's bitmaps do not fit shared memory", F, kv);
     cudaStream_t s = (cudaStream_t)stream;
@@ -275,8 +276,9 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
                     : variant == 5 ? mrt_topk_launch<1024, 2>(a, s, pdl)
                     : variant == 6 ? mrt_topk_launch<1024, 3>(a, s, pdl)
                     : variant == 7 ? mrt_topk_launch<1024, 4>(a, s, pdl)
-                    : kv <= 8192   ? mrt_topkr_launch<1024, 8>(a, s, pdl)
-                                   : mrt_topkr_launch<1024, 16>(a, s, pdl);
+                    : variant == 8 ? (kv <= 8192 ? mrt_topkr_launch<1024, 8>(a, s, pdl) : mrt_topkr_launch<1024, 16>(a, s, pdl))
+                    : kv <= 8192   ? mrt_topkr_launch<1024, 8, true>(a, s, pdl)
+                                   : mrt_topkr_launch<1024, 16, true>(a, s, pdl);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }

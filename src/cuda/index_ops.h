@@ -82,7 +82,8 @@ int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stre
  * digit search, pass 1 and the list (topk.cuh), timed by test_index_ops to show what each phase
  * costs; their output is incomplete. Variant 8: one CTA of 1024 threads a row with the row's
  * keys in registers, 8 a thread up to kv = 8192, 16 up to 16384 (topk.cuh mrt_topk_row_reg;
- * refused above that). */
+ * refused above that). Variant 9: variant 8 with the indices staged in shared memory and
+ * stored as whole rows (session 8, compile-checked; the next test_index_ops checks it). */
 int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
                          char *why, size_t n);
 

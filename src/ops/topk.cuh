@@ -370,7 +370,7 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
  * kv=2048 (no selection) 5.83 against 6.02, k=16 6.93 against 7.85: the fixed part (load,
  * pass 0's histogram, the scans) is now most of it, not measured apart. */
 
-template <int T, int PER>
+template <int T, int PER, bool STAGE = false>
 static __device__ void mrt_topk_row_reg(const float *row, int kv, int k, int *out, uint8_t *smem, int tid) {
     static_assert(T % 32 == 0 && MRT_TOPK_NB % T == 0 && PER % 4 == 0 && T * PER <= 65535,
                   "topk registers: T a warp multiple dividing NB, PER a multiple of 4, counts in 16 bits");
@@ -419,14 +419,24 @@ static __device__ void mrt_topk_row_reg(const float *row, int kv, int k, int *ou
     }
     uint32_t tot;
     const uint32_t ex = mrt_topk_scan<T>((ng << 16) | ne, sh, &tot, tid); /* totals <= T * PER < 2^16 */
+    const int taken = (int)((tot >> 16) + min(tot & 0xFFFFu, s.need));
+    /* STAGE: the indices go to shared memory at their positions (hist is free: the last digit
+     * search ended with a barrier), then out in whole rows. Stored straight, each store of a
+     * warp touches 32 runs of out (one per thread): 8 such stores a thread at kv = 8192. */
+    const bool stage = STAGE && taken <= MRT_TOPK_NB;
+    int *dst = stage ? (int *)hist : out;
     uint32_t e = ex & 0xFFFFu, pos = (ex >> 16) + min(e, s.need);
 #pragma unroll
     for (int j = 0; j < PER; j++) {
         const bool eq = s.tkey != 0u && key[j] == s.tkey;
-        if (mrt_topk_above(s, key[j]) || (eq && e < s.need)) out[pos++] = i0 + j;
+        if (mrt_topk_above(s, key[j]) || (eq && e < s.need)) dst[pos++] = i0 + j;
         e += eq ? 1u : 0u;
     }
-    for (int r = (int)((tot >> 16) + min(tot & 0xFFFFu, s.need)) + tid; r < k; r += T) out[r] = -1;
+    if (stage) {
+        mrt_topk_bar<T>();
+        for (int r = tid; r < taken; r += T) out[r] = dst[r];
+    }
+    for (int r = taken + tid; r < k; r += T) out[r] = -1;
 }
 
 /* ---- The cluster variant: one row over C CTAs of T threads (standalone kernels only) -----------
