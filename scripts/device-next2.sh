@@ -1,0 +1,28 @@
+#!/bin/bash
+# The next session's second device run (written 2026-11-29, end of session 8): why do the
+# small kernels take 4-6 us (A0: 0.9 MB, 16 CTAs, 4.5 us from its input to its end in the
+# trace; F1 5.8 us even with nothing to select; the finalization kernels 2-3 us)? Nsight
+# Compute's stall samples per SASS instruction (--page source) and its stall-reason tables
+# (--print-details all) for A0, F1, B0's GEMM and its finalization, one kernel each from one
+# serial step (cold caches); then the megakernel's trace, to see where its ~150 us go now.
+# Run: timeout 400 bash scripts/device-next2.sh
+. "$(dirname "$0")/device-common.sh"
+t0=$SECONDS
+build_or_exit
+echo "build $((SECONDS - t0)) s"
+{
+for k in "mrt_a0_kernel a0" "mrt_topk_reg_kernel f1" "mrt_gemm_kernel gemm-b0" "mrt_epi_kernel epi-b0"; do
+    set -- $k
+    [ $((SECONDS - t0)) -gt 300 ] && break
+    timeout 60 ncu --kernel-name regex:"$1" --launch-count 1 --clock-control none --section SourceCounters \
+        --section WarpStateStats --page source --print-source sass --csv \
+        build/megartp run glm5-prefix --backend serial > "$O/ncu-$2-sass.csv" 2> "$O/ncu-$2.err"
+    timeout 60 ncu --kernel-name regex:"$1" --launch-count 1 --clock-control none --section SourceCounters \
+        --section WarpStateStats --section SpeedOfLight --section MemoryWorkloadAnalysis --print-details all \
+        build/megartp run glm5-prefix --backend serial > "$O/ncu-$2-details.txt" 2>> "$O/ncu-$2.err"
+    echo "ncu $2: $(wc -l < "$O/ncu-$2-sass.csv") sass lines, $(grep -c . "$O/ncu-$2-details.txt") detail lines"
+done
+[ $((SECONDS - t0)) -lt 340 ] && timeout 60 build/megartp trace glm5-prefix --backend mega -o "$O/trace-mega.json" > "$O/trace-mega.txt" 2>&1 &&
+    sed -n 1,30p "$O/trace-mega.txt"
+echo "t=$((SECONDS - t0)) s"
+} 2>&1 | tee "$O/summary.txt"
