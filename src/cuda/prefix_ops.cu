@@ -2,6 +2,7 @@
  * same device functions the megakernel calls (src/ops/add_rmsnorm_quant.cuh,
  * src/ops/gemm_fp8_epilogues.cuh). Built with -fmad=false (Makefile): these compute the
  * quantities that e4m3 codes are rounded from, and must take the CPU reference's steps. */
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,6 +27,33 @@ __global__ void __launch_bounds__(MRT_A0_MAX_THREADS) mrt_a0_kernel(mrt_a0_args 
     mrt_stamp_end_if<TRACE>(ts);
 }
 
+/* -DMRT_A0_CLUSTER=C (experiment, session 8, compile-checked): a row over a cluster of C CTAs,
+ * each a C-th of its 128-groups (H / 8 / C threads, one chunk each), the group sums written into
+ * every CTA's scratch through distributed shared memory; the same sum order, so the same bytes.
+ * A0 is bound by its 16 SMs' issue rate (Nsight Compute, run 2: the busiest SM issued ~1350
+ * instructions a warp; more threads on the same SMs gained 0.3 us), so it spreads the row. */
+#ifdef MRT_A0_CLUSTER
+struct mrt_a0_cluster_x {
+    __device__ __forceinline__ void before() const {} /* one row a cluster: scratch is fresh */
+    __device__ __forceinline__ void put(double *scratch, int g, double v) const {
+        cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();
+        for (unsigned r = 0; r < cl.num_blocks(); r++) *cl.map_shared_rank(scratch + g, r) = v;
+    }
+    __device__ __forceinline__ void after() const { cooperative_groups::this_cluster().sync(); }
+};
+
+template <bool TRACE>
+__global__ void __cluster_dims__(MRT_A0_CLUSTER, 1, 1) __launch_bounds__(MRT_A0_MAX_THREADS)
+    mrt_a0_cluster_kernel(mrt_a0_args a, mrt_cta_stamp *ts) {
+    __shared__ double scratch[16384 / 128];
+    mrt_stamp_start_if<TRACE>(ts);
+    mrt_pdl_entry<TRACE>(ts);
+    const int rank = (int)cooperative_groups::this_cluster().block_rank(), span = a.H / 8 / MRT_A0_CLUSTER;
+    mrt_a0_part(a, (int)blockIdx.x / MRT_A0_CLUSTER, rank * span, rank * span + span, scratch, mrt_a0_cluster_x());
+    mrt_stamp_end_if<TRACE>(ts);
+}
+#endif
+
 extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t *w, uint16_t *r_new, uint16_t *x,
                           uint8_t *x8, float *sx, int M, int H, float eps, unsigned delay_ns, void *stream, int pdl,
                           char *why, size_t n) {
@@ -36,6 +64,16 @@ extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t
      * cmp 59.3 / 59.4 against 60.2 / 60.3 (A0 done at 6.2 us in cmp's trace against 7.3, where
      * B0's waiting CTAs share its SMs), serial 81.4 against 81.9. */
     int threads = H / 8 <= MRT_A0_MAX_THREADS ? (H / 8 + 31) / 32 * 32 : ((H / 16) + 31) / 32 * 32;
+#ifdef MRT_A0_CLUSTER
+    if ((H / 8) % (32 * MRT_A0_CLUSTER) == 0) { /* whole warps, whole groups a CTA */
+        mrt_cta_stamp *cts = mrt_gpu_stamps_take(M * MRT_A0_CLUSTER, "a0");
+        void *cargs[2] = {&a, &cts};
+        const void *cfn = cts ? (const void *)mrt_a0_cluster_kernel<true> : (const void *)mrt_a0_cluster_kernel<false>;
+        cudaError_t e = mrt_pdl_launch(cfn, dim3(M * MRT_A0_CLUSTER), dim3(H / 8 / MRT_A0_CLUSTER), 0, cargs,
+                                       (cudaStream_t)stream, pdl);
+        return e ? mrt_gpu_fail(why, n, "a0: launch failed: %s", cudaGetErrorString(e)) : 0;
+    }
+#endif
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(M, "a0");
     void *args[2] = {&a, &ts};
     const void *fn = ts ? (const void *)mrt_a0_kernel<true> : (const void *)mrt_a0_kernel<false>;

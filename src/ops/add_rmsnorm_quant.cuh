@@ -47,21 +47,24 @@ static __device__ __forceinline__ double mrt_grp_sum_f64(const mrt_grp &g, doubl
     return t;
 }
 
-/* One row. Thread t owns the 8-element chunks t and t + blockDim (16-byte loads; blockDim a
- * multiple of 32, at least H / 16); all of its loads issue before any arithmetic, so the row
+/* The 8-element chunks [cb, ce) of one row (cb, ce multiples of 16: whole 128-groups).
+ * Thread t owns the chunks cb + t and cb + t + blockDim (16-byte loads; blockDim a multiple
+ * of 32, at least (ce - cb) / 2); all of its loads issue before any arithmetic, so the row
  * costs one memory round trip, not one per chunk. The 16 chunks of a 128-group sit in 16
  * consecutive lanes: a group's amax is a half-warp shuffle reduction.
- * The sum of squares goes in an order fixed by the row alone, not by blockDim (the standalone
- * kernel runs H / 8 threads, the megakernel 384, and their bytes must agree): each chunk's 8
- * squares in sequence, a group's 16 chunks by a half-warp tree, the H / 128 groups in index
- * order. scratch: H / 128 doubles. */
-static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch) {
-    const int chunks = a.H / 8;
+ * The sum of squares goes in an order fixed by the row alone, not by blockDim or by how the
+ * row is cut (the standalone kernel runs H / 8 threads, the megakernel 384, and their bytes
+ * must agree): each chunk's 8 squares in sequence, a group's 16 chunks by a half-warp tree,
+ * the H / 128 groups in index order. X publishes group g's sum into every scratch that needs
+ * it (X::put), with X::before() ahead (scratch may still be read for a previous row) and
+ * X::after() behind (every group's sum visible); then each CTA sums scratch[0, H / 128). */
+template <class X>
+static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce, double *scratch, const X &x) {
     uint4 hh[2], rr[2], ww[2];
 #pragma unroll
     for (int i = 0; i < 2; i++) {
-        int c = threadIdx.x + i * blockDim.x;
-        if (c < chunks) {
+        int c = cb + threadIdx.x + i * blockDim.x;
+        if (c < ce) {
             hh[i] = *(const uint4 *)(a.h + (size_t)row * a.H + c * 8);
             rr[i] = *(const uint4 *)(a.res + (size_t)row * a.H + c * 8);
             ww[i] = *(const uint4 *)(a.w + c * 8);
@@ -71,8 +74,8 @@ static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch
     double css[2] = {0, 0}; /* each chunk's squares */
 #pragma unroll
     for (int i = 0; i < 2; i++) {
-        int c = threadIdx.x + i * blockDim.x;
-        if (c >= chunks) continue;
+        int c = cb + threadIdx.x + i * blockDim.x;
+        if (c >= ce) continue;
         const uint16_t *hp = (const uint16_t *)&hh[i], *rp = (const uint16_t *)&rr[i];
         uint16_t out[8];
         for (int e = 0; e < 8; e++) {
@@ -83,16 +86,16 @@ static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch
         }
         *(uint4 *)(a.r_new + (size_t)row * a.H + c * 8) = *(const uint4 *)out;
     }
-    __syncthreads(); /* scratch may still be read for the previous row */
+    x.before();
 #pragma unroll
     for (int i = 0; i < 2; i++) {
-        const int c = threadIdx.x + i * blockDim.x;
-        if (i * blockDim.x >= (unsigned)chunks) break; /* uniform; chunks is a multiple of 16 */
+        const int c = cb + threadIdx.x + i * blockDim.x;
+        if (i * blockDim.x >= (unsigned)(ce - cb)) break; /* uniform; ce - cb is a multiple of 16 */
         double gs = css[i]; /* lane % 16 == c % 16: the tree's shape is the group's */
         for (int o = 8; o > 0; o >>= 1) gs += __shfl_xor_sync(0xffffffffu, gs, o);
-        if (c < chunks && (c & 15) == 0) scratch[c / 16] = gs;
+        if (c < ce && (c & 15) == 0) x.put(scratch, c / 16, gs);
     }
-    __syncthreads();
+    x.after();
     double ss = 0;
     for (int gi = 0; gi < a.H / 128; gi++) ss += scratch[gi];
     float rs = mrt_rms_factor(ss, a.H, a.eps);
@@ -106,9 +109,9 @@ static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch
     }
 #pragma unroll
     for (int i = 0; i < 2; i++) {
-        int c = threadIdx.x + i * blockDim.x;
-        if (i * blockDim.x >= (unsigned)chunks) break; /* uniform: the whole block leaves together */
-        bool live = c < chunks;
+        int c = cb + threadIdx.x + i * blockDim.x;
+        if (i * blockDim.x >= (unsigned)(ce - cb)) break; /* uniform: the whole block leaves together */
+        bool live = c < ce;
         const uint16_t *wp = (const uint16_t *)&ww[i];
         uint16_t xb[8];
         float amax = 0;
@@ -126,4 +129,14 @@ static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch
         *(uint2 *)(a.x8 + (size_t)row * a.H + c * 8) = *(const uint2 *)q;
         if ((c & 15) == 0) a.sx[(size_t)row * (a.H / 128) + c / 16] = s;
     }
+}
+
+/* The whole row in one CTA (the megakernel's A0, the standalone kernel). */
+struct mrt_a0_local {
+    __device__ __forceinline__ void before() const { __syncthreads(); }
+    __device__ __forceinline__ void put(double *scratch, int g, double v) const { scratch[g] = v; }
+    __device__ __forceinline__ void after() const { __syncthreads(); }
+};
+static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch) {
+    mrt_a0_part(a, row, 0, a.H / 8, scratch, mrt_a0_local());
 }
