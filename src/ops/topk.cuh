@@ -210,21 +210,20 @@ static __device__ __forceinline__ void mrt_topk_write(G get, int b0, int b1, con
     }
 }
 
-/* Radix passes 1 and 2 (digits of 12 and 8 bits) over n keys get(0 .. n) of which those
- * matching `prefix` under `pmask` (the 12-bit digit of pass 0) hold the krem-th largest:
- * the selection among them, as mrt_topk_sel. Starts and ends with barriers' worth of order:
- * hist is free on entry and again on return. */
-template <int T, class G>
-static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, uint32_t pmask, uint32_t krem,
-                                               uint32_t *hist, mrt_topk_shared *sh, int tid) {
+/* Radix passes 1 and 2 (digits of 12 and 8 bits) over the keys each(f) hands f (this thread's
+ * share), of which those matching `prefix` under `pmask` (the 12-bit digit of pass 0) hold the
+ * krem-th largest: the selection among them, as mrt_topk_sel. Starts and ends with barriers'
+ * worth of order: hist is free on entry and again on return. */
+template <int T, class Each>
+static __device__ mrt_topk_sel mrt_topk_refine_each(const Each &each, uint32_t prefix, uint32_t pmask, uint32_t krem,
+                                                    uint32_t *hist, mrt_topk_shared *sh, int tid) {
     for (int p = 1; p < 3; p++) {
         const int nb = p == 1 ? MRT_TOPK_NB : 256, sft = p == 1 ? 8 : 0;
         for (int i = tid; i < nb; i += T) hist[i] = 0u;
         mrt_topk_bar<T>();
-        for (int i = tid; i < n; i += T) {
-            const uint32_t key = get(i);
+        each([&](uint32_t key) {
             if (key != 0u && (key & pmask) == prefix) atomicAdd(&hist[(key >> sft) & (uint32_t)(nb - 1)], 1u);
-        }
+        });
         mrt_topk_bar<T>();
         mrt_topk_find<T>(hist, nb, krem, sh, tid);
         krem -= sh->above;
@@ -232,6 +231,14 @@ static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, ui
         if (krem == sh->eqcnt) return mrt_topk_sel{prefix, 0u, 0u}; /* the whole bin: every key >= prefix */
     }
     return mrt_topk_sel{1u, prefix, krem};
+}
+
+/* The same over n keys get(0 .. n), thread tid taking tid, tid + T, ... */
+template <int T, class G>
+static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, uint32_t pmask, uint32_t krem,
+                                               uint32_t *hist, mrt_topk_shared *sh, int tid) {
+    return mrt_topk_refine_each<T>([&](auto f) { for (int i = tid; i < n; i += T) f(get(i)); }, prefix, pmask, krem,
+                                   hist, sh, tid);
 }
 
 /* Row `row` (kv logits) -> out[0, k). T threads, tid 0..T-1; smem as mrt_topk_smem_bytes
@@ -391,25 +398,26 @@ static __device__ void mrt_topk_row_reg(const float *row, int kv, int k, int *ou
             for (int e = 0; e < 4; e++) key[j + e] = i + e < kv ? mrt_topk_key(row[i + e]) : 0u;
         }
     }
-    mrt_topk_sel s = {1u, 0u, 0u}; /* every finite key */
-    uint32_t prefix = 0u, pmask = 0u, krem = (uint32_t)k;
-    for (int p = 0; p < 3; p++) {
-        const int nb = p < 2 ? MRT_TOPK_NB : 256, sft = p == 0 ? 20 : p == 1 ? 8 : 0;
-        for (int i = tid; i < nb; i += T) hist[i] = 0u;
-        mrt_topk_bar<T>();
+    /* pass 0: the top 12 bits of every finite key; then passes 1 and 2 as mrt_topk_row's */
+    for (int i = tid; i < MRT_TOPK_NB; i += T) hist[i] = 0u;
+    mrt_topk_bar<T>();
 #pragma unroll
-        for (int j = 0; j < PER; j++)
-            if (key[j] != 0u && (key[j] & pmask) == prefix) atomicAdd(&hist[(key[j] >> sft) & (uint32_t)(nb - 1)], 1u);
-        mrt_topk_bar<T>();
-        const uint32_t total = mrt_topk_find<T>(hist, nb, krem, sh, tid); /* ends with a barrier */
-        if (p == 0 && total <= krem) break;                                 /* k or fewer finite keys */
+    for (int j = 0; j < PER; j++)
+        if (key[j] != 0u) atomicAdd(&hist[key[j] >> 20], 1u);
+    mrt_topk_bar<T>();
+    mrt_topk_sel s = {1u, 0u, 0u}; /* every finite key */
+    uint32_t krem = (uint32_t)k;
+    if (mrt_topk_find<T>(hist, MRT_TOPK_NB, krem, sh, tid) > krem) { /* more than k finite keys */
         krem -= sh->above;
-        prefix |= sh->dsel << sft, pmask |= (uint32_t)(nb - 1) << sft;
-        if (krem == sh->eqcnt) { /* the whole bin: every key >= prefix */
-            s = mrt_topk_sel{prefix, 0u, 0u};
-            break;
-        }
-        if (p == 2) s = mrt_topk_sel{1u, prefix, krem};
+        const uint32_t prefix = sh->dsel << 20;
+        if (krem == sh->eqcnt) s.lo = prefix; /* the digit's whole bin is taken */
+        else
+            s = mrt_topk_refine_each<T>(
+                [&](auto f) {
+#pragma unroll
+                    for (int j = 0; j < PER; j++) f(key[j]);
+                },
+                prefix, 0xFFF00000u, krem, hist, sh, tid);
     }
     uint32_t ng = 0u, ne = 0u;
 #pragma unroll
