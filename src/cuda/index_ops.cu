@@ -235,6 +235,11 @@ static cudaError_t mrt_topkr_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
     return mrt_pdl_launch((const void *)k, dim3(a.M), dim3(T), 0, args, s, pdl);
 }
 
+/* Variant 8 (STAGE: 9): 8 keys a thread up to kv = 8192, else 16. */
+template <bool STAGE> static cudaError_t mrt_topkr_launch_kv(mrt_topk_args a, cudaStream_t s, int pdl) {
+    return a.kv <= 8192 ? mrt_topkr_launch<1024, 8, STAGE>(a, s, pdl) : mrt_topkr_launch<1024, 16, STAGE>(a, s, pdl);
+}
+
 template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cudaStream_t s) {
     const int slice = mrt_topkc_slice(a.kv, C);
     a.cache_keys = slice <= MRT_TOPKC_CACHE_MAX ? slice : 0;
@@ -276,9 +281,8 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
                     : variant == 5 ? mrt_topk_launch<1024, 2>(a, s, pdl)
                     : variant == 6 ? mrt_topk_launch<1024, 3>(a, s, pdl)
                     : variant == 7 ? mrt_topk_launch<1024, 4>(a, s, pdl)
-                    : variant == 8 ? (kv <= 8192 ? mrt_topkr_launch<1024, 8>(a, s, pdl) : mrt_topkr_launch<1024, 16>(a, s, pdl))
-                    : kv <= 8192   ? mrt_topkr_launch<1024, 8, true>(a, s, pdl)
-                                   : mrt_topkr_launch<1024, 16, true>(a, s, pdl);
+                    : variant == 8 ? mrt_topkr_launch_kv<false>(a, s, pdl)
+                                   : mrt_topkr_launch_kv<true>(a, s, pdl);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }

@@ -89,9 +89,13 @@ struct mrt_epi_args {
  * those are chains of dependent global loads (pos -> block_table, pos -> rope_cs) that then
  * overlap the reductions instead of following them (a barrier keeps the compiler from
  * moving a load across it). The arithmetic and its order are unchanged. */
-static __device__ __forceinline__ void mrt_rope_cs_dev(const mrt_epi_args &a, int row, int rope, int i, float *c, float *s) {
-    const float *cs = a.rope_cs + (size_t)a.pos[row] * rope;
+static __device__ __forceinline__ void mrt_rope_cs_at(const float *rope_cs, const int32_t *pos, int row, int rope, int i,
+                                                      float *c, float *s) {
+    const float *cs = rope_cs + (size_t)pos[row] * rope;
     *c = cs[i], *s = cs[rope / 2 + i];
+}
+static __device__ __forceinline__ void mrt_rope_cs_dev(const mrt_epi_args &a, int row, int rope, int i, float *c, float *s) {
+    mrt_rope_cs_at(a.rope_cs, a.pos, row, rope, i, c, s);
 }
 
 static __device__ __forceinline__ void mrt_cache_slot_dev(const mrt_epi_args &a, int row, int64_t *blk, int *off) {
@@ -264,9 +268,12 @@ struct mrt_epi_q_b_fused {
             dst = q_nope + ((size_t)m * heads + h) * nope + d;
         } else {
             const int i0 = (d - nope) / 2;
-            const float *cs = rope_cs + (size_t)pos[m] * rope;
 #pragma unroll
-            for (int p = 0; p < 4; p++) mrt_rope_pair_rn(&q[2 * p], &q[2 * p + 1], cs[i0 + p], cs[rope / 2 + i0 + p]);
+            for (int p = 0; p < 4; p++) {
+                float c, sn;
+                mrt_rope_cs_at(rope_cs, pos, m, rope, i0 + p, &c, &sn);
+                mrt_rope_pair_rn(&q[2 * p], &q[2 * p + 1], c, sn);
+            }
             dst = qmla + ((size_t)m * heads + h) * qmla_width + qmla_rope_at + (d - nope);
         }
 #pragma unroll
