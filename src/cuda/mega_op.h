@@ -15,12 +15,6 @@
 
 #define MRT_MEGA_THREADS 384
 
-/* The megakernel's tile functions (GEMM, E1, F1) are calls, each with its own register
- * allocation (the GEMM tile inlined measured slower, session 4). ptxas serializes every wgmma
- * of a kernel that calls a function holding wgmma (C7510) and it is still faster: with the
- * GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body) the step
- * measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
-
 #define MRT_MEGA_TOPK_THREADS 256 /* F1 rows: threads 0..255 (topk's T must divide 4096) */
 #define MRT_MEGA_GROUPS 3         /* finalization groups of 128 threads (named barriers 2..4) */
 
