@@ -12,7 +12,8 @@
  * every run. F1 on every E1 case's logits with k = 2048, and on rows built to hurt: ties,
  * +-0, +-inf and NaN, fewer than k finite values, all equal, kv up to 131072, k in 1 .. 6000;
  * must equal the reference exactly. Every variant of both ops (index_ops.h) is checked on every
- * case it takes (F1 variant 8: kv <= 16384). Then timings of the GLM-5 case (M = 16, batch 2, kv 8192) for every variant and chunk,
+ * case it takes (F1 variants 8 and 9: kv <= 16384). Then timings of the GLM-5 case (M = 16,
+ * batch 2, kv 8192) for every variant and chunk,
  * an empty kernel to calibrate the harness, and a few larger shapes.
  *
  * Build: make build/tests/gpu/test_index_ops, or self-contained:
