@@ -138,6 +138,7 @@ typedef struct mrt_event {
 
 typedef struct mrt_tile_cfg {
     int block_m, block_n, split, chunk;
+    int tasks; /* default tiling of split-K ops: the tasks it makes (plan.c share_workers); else 0 */
 } mrt_tile_cfg;
 
 typedef struct mrt_tiler mrt_tiler;

@@ -79,6 +79,42 @@ static mrt_tile_cfg pick_cfg(const mrt_plan *p, const mrt_op *op) {
     return c;
 }
 
+/* Ops at the same depth of the graph (longest path from the step's inputs) become ready
+ * together and run side by side: cmp's streams, the megakernel's queues. A split-K op sized
+ * alone fills every worker; beside smaller siblings it leaves them theirs, so that nothing
+ * queues behind its tasks at the start (GLM-5, 132 workers: B0 21 x 6 = 126 beside C0 16 and
+ * B1 16 queued C0 behind B0 on the megakernel's workers, and D1 waits for all of C0; with
+ * 132 - 32 workers B0 is 21 x 4 = 84 and A0 + B0 + C0 + B1 = 132 tasks, one a worker). Only
+ * ops whose default tiling states its tasks (split-K GEMMs) take part; the siblings keep
+ * their sizes from the first pass (a sibling counts only if it has fewer tasks). */
+#ifndef MRT_SHARE_WORKERS
+#define MRT_SHARE_WORKERS 1 /* -DMRT_SHARE_WORKERS=0 (C flags): session 9's A/B */
+#endif
+static void share_workers(mrt_plan *p) {
+    const mrt_graph *g = p->g;
+    int depth[MRT_MAX_OPS] = {0};
+    mrt_tile_cfg first[MRT_MAX_OPS];
+    for (int i = 0; i < p->n_ops; i++) { /* p->ops is topological */
+        const mrt_op *op = &g->ops[p->ops[i]];
+        for (int j = 0; j < op->n_in; j++) {
+            int prod = g->tensors[op->in[j]].producer;
+            if (prod >= 0 && p->op_row[prod] >= 0 && depth[prod] + 1 > depth[op->id]) depth[op->id] = depth[prod] + 1;
+        }
+        first[op->id] = p->cfg[op->id];
+    }
+    for (int i = 0; i < p->n_ops; i++) {
+        const int o = p->ops[i];
+        if (!first[o].tasks) continue;
+        int others = 0;
+        for (int j = 0; j < p->n_ops; j++) {
+            const int q = p->ops[j];
+            if (q != o && depth[q] == depth[o] && first[q].tasks && first[q].tasks < first[o].tasks) others += first[q].tasks;
+        }
+        if (others && others < p->opts.workers)
+            p->cfg[o] = mrt_op_class_get(g->ops[o].kind)->default_cfg(g, &g->ops[o], p->opts.workers - others);
+    }
+}
+
 mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **out) {
     if (!out) return MRT_ERR_INVALID;
     *out = NULL;
@@ -116,6 +152,7 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
         pt->planned_input = pt->t.producer >= 0 && p->op_row[pt->t.producer] < 0;
     }
     for (int i = 0; i < p->n_ops; i++) p->cfg[p->ops[i]] = pick_cfg(p, &g->ops[p->ops[i]]);
+    if (o.tiling == MRT_TILING_DEFAULT && MRT_SHARE_WORKERS) share_workers(p);
     p->phase_us[0] = t1 - t0;
     double t2 = mrt_now_us();
     if ((s = mrt_lower(p))) goto fail;

@@ -294,8 +294,9 @@ extern "C" int mrt_gpu_topk_variant(int variant, const float *logits, int *out, 
 
 extern "C" int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why,
                             size_t n) {
-    /* keys in registers (H200, session 8, M=16 kv=8192 k=2048 on E1 logits, CUDA graph: 7.95 us
-     * against variant 0's 9.67; in the step 8.25 against 10.06), 8 a thread: its 16-a-thread
-     * form (kv 8193 .. 16384) has test cases (test_index_ops) that have not run on a GPU yet */
-    return topk_run(kv <= 8192 ? 8 : 0, logits, out, M, kv, k, stream, pdl, why, n);
+    /* keys in registers, the output staged (variant 9). H200, M=16 kv=8192 k=2048 on E1 logits,
+     * CUDA graph: variant 8 7.95 us against variant 0's 9.67 (session 8; in the step 8.25 against
+     * 10.06); variant 9 6.73 against variant 8's 7.16 in one run (session 9 run 1, both equal to
+     * the exact reference on every F1 case of test_index_ops, kv up to 16384). */
+    return topk_run(kv <= MRT_TOPK_REG_MAX ? 9 : 0, logits, out, M, kv, k, stream, pdl, why, n);
 }

@@ -112,22 +112,11 @@ static __device__ __noinline__ void mrt_mega_il_tile_wg(const mrt_mega_op &o, co
 }
 #endif
 
-/* F1 rows (payload r0 r1), threads 0..255. -DMRT_MEGA_TOPK_REG (experiment, session 8,
- * compile-checked): rows up to 8192 logits with their keys in registers, 32 a thread, output
- * staged (topk.cuh mrt_topk_row_reg, the standalone kernel's variant 9), a barrier between
- * rows (the next row clears the histogram the last one staged its output in). */
+/* F1 rows (payload r0 r1), threads 0..255. The register row (the standalone kernel's
+ * variant 9, 32 keys a thread here) measured level in the step (session 9 run 1, H200:
+ * 149.4 / 149.6 us against 149.9 / 149.1): the shared-memory row stays. */
 static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_MEGA_TOPK_THREADS) return;
-#ifdef MRT_MEGA_TOPK_REG
-    if (o.tk.kv <= 32 * MRT_MEGA_TOPK_THREADS) {
-        for (int r = (int)pl[0]; r < (int)pl[1]; r++) {
-            mrt_topk_row_reg<MRT_MEGA_TOPK_THREADS, 32, true>(o.tk.logits + (long long)r * o.tk.kv, o.tk.kv, o.tk.k,
-                                                              o.tk.out + (long long)r * o.tk.k, smem, (int)threadIdx.x);
-            mrt_topk_bar<MRT_MEGA_TOPK_THREADS>();
-        }
-        return;
-    }
-#endif
     mrt_topk_tile<MRT_MEGA_TOPK_THREADS>(o.tk, (int)pl[0], (int)pl[1], smem, (int)threadIdx.x);
 }
 

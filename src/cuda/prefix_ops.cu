@@ -27,12 +27,17 @@ __global__ void __launch_bounds__(MRT_A0_MAX_THREADS) mrt_a0_kernel(mrt_a0_args 
     mrt_stamp_end_if<TRACE>(ts);
 }
 
-/* -DMRT_A0_CLUSTER=C (experiment, session 8, compile-checked): a row over a cluster of C CTAs,
- * each a C-th of its 128-groups (H / 8 / C threads, one chunk each), the group sums written into
- * every CTA's scratch through distributed shared memory; the same sum order, so the same bytes.
- * A0 is bound by its 16 SMs' issue rate (Nsight Compute, run 2: the busiest SM issued ~1350
- * instructions a warp; more threads on the same SMs gained 0.3 us), so it spreads the row. */
-#ifdef MRT_A0_CLUSTER
+/* A row over a cluster of MRT_A0_CLUSTER CTAs, each a C-th of its 128-groups (H / 8 / C
+ * threads, one chunk each), the group sums written into every CTA's scratch through
+ * distributed shared memory: the same sum order, so the same bytes as one CTA a row (the
+ * megakernel's). A0 is bound by the issue rate of the SMs it runs on (Nsight Compute, session
+ * 8: the busiest SM issued ~1350 instructions a warp; more threads on the same 16 SMs gained
+ * 0.3 us), so it spreads the row. H200, session 9 run 2, A B A B against one CTA a row: A0
+ * 4.20 / 4.19 us against 5.76 / 5.81, serial 78.46 / 78.91 against 79.93 / 79.88, cmp 55.07 /
+ * 55.55 against 56.17 / 56.24. -DMRT_A0_CLUSTER=1: one CTA a row. */
+#ifndef MRT_A0_CLUSTER
+#define MRT_A0_CLUSTER 4
+#endif
 struct mrt_a0_cluster_x {
     __device__ __forceinline__ void before() const {} /* one row a cluster: scratch is fresh */
     __device__ __forceinline__ void put(double *scratch, int g, double v) const {
@@ -52,7 +57,6 @@ __global__ void __cluster_dims__(MRT_A0_CLUSTER, 1, 1) __launch_bounds__(MRT_A0_
     mrt_a0_part(a, (int)blockIdx.x / MRT_A0_CLUSTER, rank * span, rank * span + span, scratch, mrt_a0_cluster_x());
     mrt_stamp_end_if<TRACE>(ts);
 }
-#endif
 
 extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t *w, uint16_t *r_new, uint16_t *x,
                           uint8_t *x8, float *sx, int M, int H, float eps, unsigned delay_ns, void *stream, int pdl,
@@ -64,8 +68,7 @@ extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t
      * cmp 59.3 / 59.4 against 60.2 / 60.3 (A0 done at 6.2 us in cmp's trace against 7.3, where
      * B0's waiting CTAs share its SMs), serial 81.4 against 81.9. */
     int threads = H / 8 <= MRT_A0_MAX_THREADS ? (H / 8 + 31) / 32 * 32 : ((H / 16) + 31) / 32 * 32;
-#ifdef MRT_A0_CLUSTER
-    if ((H / 8) % (32 * MRT_A0_CLUSTER) == 0) { /* whole warps, whole groups a CTA */
+    if (MRT_A0_CLUSTER > 1 && (H / 8) % (32 * MRT_A0_CLUSTER) == 0) { /* whole warps, whole groups a CTA */
         mrt_cta_stamp *cts = mrt_gpu_stamps_take(M * MRT_A0_CLUSTER, "a0");
         void *cargs[2] = {&a, &cts};
         const void *cfn = cts ? (const void *)mrt_a0_cluster_kernel<true> : (const void *)mrt_a0_cluster_kernel<false>;
@@ -73,7 +76,6 @@ extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t
                                        (cudaStream_t)stream, pdl);
         return e ? mrt_gpu_fail(why, n, "a0: launch failed: %s", cudaGetErrorString(e)) : 0;
     }
-#endif
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(M, "a0");
     void *args[2] = {&a, &ts};
     const void *fn = ts ? (const void *)mrt_a0_kernel<true> : (const void *)mrt_a0_kernel<false>;
@@ -101,50 +103,36 @@ static __device__ __forceinline__ void mrt_epi_unit_cols(const mrt_epi_args &a, 
     }
 }
 
-/* grid.x = row, grid.y = a run of upc units (QKV_A: q blocks, then the kv unit; Q_B,
- * INDEX_Q: heads) of the row's `units`, one after another. With sp.part, a unit's columns are
- * summed over the GEMM's split planes first, in split order (as the GEMM's own reduction and
- * the megakernel's finalization sum them). Every epilogue ends with its group's barriers
- * past its last shared-memory read, so a CTA can run the next unit at once.
+/* grid.x = row, grid.y = unit (QKV_A: q blocks, then the kv unit; Q_B, INDEX_Q: heads).
+ * With sp.part, the unit's columns are summed over the GEMM's split planes first, in split
+ * order (as the GEMM's own reduction and the megakernel's finalization sum them).
  * TRACE: as mrt_a0_kernel's. */
 template <bool TRACE>
-__global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, mrt_epi_split sp, int units, int upc,
-                                                      mrt_cta_stamp *ts) {
+__global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, mrt_epi_split sp, mrt_cta_stamp *ts) {
     __shared__ double ds[32];
     __shared__ float fs[32];
     __shared__ float rowbuf[256];
     mrt_stamp_start_if<TRACE>(ts);
     mrt_pdl_entry<TRACE>(ts);
-    const int row = blockIdx.x, u0 = (int)blockIdx.y * upc, u1 = min(units, u0 + upc);
+    int row = blockIdx.x, u = blockIdx.y;
     const mrt_grp g = mrt_grp_cta();
-    for (int u = u0; u < u1; u++) {
-        if (sp.part) {
-            int c0, c1;
-            mrt_epi_unit_cols(a, epi, u, &c0, &c1);
-            mrt_epi_sum_columns(g, sp.part, sp.c, (long long)a.M * a.N, sp.nsplit, a.N, row, c0, c1);
-            __syncthreads(); /* the epilogue reads c */
-        }
-        switch (epi) {
-        case MRT_EPI_QKV_A:
-            if (u < a.q_lora / 128) mrt_epi_qkv_a_q(g, a, row, u * 128, ds, fs);
-            else mrt_epi_qkv_a_kv(g, a, row, ds, fs);
-            break;
-        case MRT_EPI_INDEX_K: mrt_epi_index_k(g, a, row, ds, fs, rowbuf); break;
-        case MRT_EPI_Q_B: mrt_epi_q_b(g, a, row, u, 0, a.nope + a.rope, rowbuf); break;
-        case MRT_EPI_INDEX_Q: mrt_epi_index_q(g, a, row, u, fs, rowbuf); break;
-        }
-        if (u + 1 < u1) __syncthreads(); /* the next unit's scratch writes after every read of this one's */
+    if (sp.part) {
+        int c0, c1;
+        mrt_epi_unit_cols(a, epi, u, &c0, &c1);
+        mrt_epi_sum_columns(g, sp.part, sp.c, (long long)a.M * a.N, sp.nsplit, a.N, row, c0, c1);
+        __syncthreads(); /* the epilogue reads c */
+    }
+    switch (epi) {
+    case MRT_EPI_QKV_A:
+        if (u < a.q_lora / 128) mrt_epi_qkv_a_q(g, a, row, u * 128, ds, fs);
+        else mrt_epi_qkv_a_kv(g, a, row, ds, fs);
+        break;
+    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, a, row, ds, fs, rowbuf); break;
+    case MRT_EPI_Q_B: mrt_epi_q_b(g, a, row, u, 0, a.nope + a.rope, rowbuf); break;
+    case MRT_EPI_INDEX_Q: mrt_epi_index_q(g, a, row, u, fs, rowbuf); break;
     }
     mrt_stamp_end_if<TRACE>(ts);
 }
-
-/* Heads a CTA of the standalone Q_B finalization runs (cmp's D0; serial fuses it into the
- * GEMM): 1 is a CTA a head, 1024 CTAs at GLM-5 size. -DMRT_QB_FIN_HEADS=8 (experiment,
- * session 8, compile-checked): 128 CTAs, so that E1's and F1's CTAs find SMs beside them in
- * cmp (F1 waited 2.2 us for SMs behind D0's finalization in run 6's trace). */
-#ifndef MRT_QB_FIN_HEADS
-#define MRT_QB_FIN_HEADS 1
-#endif
 
 int mrt_epi_fill(const mrt_gpu_epi *e, mrt_epi_args *out, int *units, int *threads, char *why, size_t n) {
     mrt_epi_args a;
@@ -197,12 +185,11 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, cha
     if (mrt_epi_fill(e, &a, &units, &threads, why, n)) return -1;
     if (e->part && (e->nsplit < 1 || e->N % 4))
         return mrt_gpu_fail(why, n, "epilogue: %d split planes of width %d (need >= 1, a multiple of 4)", e->nsplit, e->N);
-    int upc = e->epi == MRT_EPI_Q_B ? MRT_QB_FIN_HEADS : 1;
-    dim3 grid(e->M, (units + upc - 1) / upc);
+    dim3 grid(e->M, units);
     int epi = e->epi;
     mrt_epi_split sp = {e->part, e->c, e->nsplit};
     mrt_cta_stamp *ts = mrt_gpu_stamps_take((int)(grid.x * grid.y), "epilogue");
-    void *args[6] = {&a, &epi, &sp, &units, &upc, &ts};
+    void *args[4] = {&a, &epi, &sp, &ts};
     const void *fn = ts ? (const void *)mrt_epi_kernel<true> : (const void *)mrt_epi_kernel<false>;
     cudaError_t ce = mrt_pdl_launch(fn, grid, dim3(threads), 0, args, (cudaStream_t)stream, pdl);
     return ce ? mrt_gpu_fail(why, n, "epilogue: launch failed: %s", cudaGetErrorString(ce)) : 0;

@@ -30,6 +30,7 @@ static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int worker
     int64_t m = x->dims[0], k = x->dims[1];
     mrt_tile_cfg c = {.block_m = (int)(m <= 128 ? m : 128)};
     c.split = mrt_default_split(k / 128, ceil_div(m, c.block_m), (double)w->dims[0] * k * 2, 24.0 * 1024, workers);
+    c.tasks = (int)ceil_div(m, c.block_m) * c.split;
     return c;
 }
 

@@ -125,6 +125,7 @@ static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int worker
     mrt_tile_cfg c = {.block_m = (int)(m <= 128 ? m : 128), .block_n = 128};
     int64_t tiles = ceil_div(m, c.block_m) * ceil_div(n, 128);
     c.split = mrt_default_split(k / 128, tiles, 128.0 * (double)k, 48.0 * 1024, workers);
+    c.tasks = (int)tiles * c.split;
     return c;
 }
 
