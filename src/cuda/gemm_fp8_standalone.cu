@@ -60,6 +60,17 @@ extern "C" size_t mrt_gpu_gemm_workspace_bytes(int kind, int M, int N, int K, in
     return mrt_gemm_ws_bytes(batches, nchunks, (N + bn - 1) / bn, split, M, N);
 }
 
+int mrt_epi_q_b_fused_of(const mrt_epi_args &a, int N, mrt_epi_q_b_fused *q, char *why, size_t n) {
+    if (a.nope % 8 || a.rope % 8 || a.qmla_width % 8 || a.qmla_rope_at % 8 || (uintptr_t)a.q_nope % 16 ||
+        (uintptr_t)a.qmla % 16 || a.heads * (a.nope + a.rope) != N)
+        return mrt_gpu_fail(why, n, "gemm_fp8: fused q_b: %d heads of %d + %d columns, query width %d at %d (N = %d; "
+                            "multiples of 8, 16-byte aligned outputs)", a.heads, a.nope, a.rope, a.qmla_width,
+                            a.qmla_rope_at, N);
+    *q = mrt_epi_q_b_fused{a.ssq_in, a.rope_cs, a.pos, a.q_nope, a.qmla, a.heads, a.nope, a.rope,
+                           a.qmla_width, a.qmla_rope_at, a.K, a.eps};
+    return 0;
+}
+
 /* The fused Q_B store's arguments from the op's finalization (x->fused); 0 or -1. */
 static int fused_q_b(const mrt_gpu_gemm_fp8_args *x, mrt_epi_q_b_fused *q, char *why, size_t n) {
     mrt_epi_args a;
@@ -69,14 +80,7 @@ static int fused_q_b(const mrt_gpu_gemm_fp8_args *x, mrt_epi_q_b_fused *q, char 
         return mrt_gpu_fail(why, n, "gemm_fp8: fused epilogue of %d x %d x %d on a GEMM of %d x %d x %d", x->fused->M,
                             x->fused->N, x->fused->K, x->M, x->N, x->K);
     if (mrt_epi_fill(x->fused, &a, &units, &threads, why, n)) return -1;
-    if (a.nope % 8 || a.rope % 8 || a.qmla_width % 8 || a.qmla_rope_at % 8 || (uintptr_t)a.q_nope % 16 ||
-        (uintptr_t)a.qmla % 16 || a.heads * (a.nope + a.rope) != x->N)
-        return mrt_gpu_fail(why, n, "gemm_fp8: fused q_b: %d heads of %d + %d columns, query width %d at %d (N = %d; "
-                            "multiples of 8, 16-byte aligned outputs)", a.heads, a.nope, a.rope, a.qmla_width,
-                            a.qmla_rope_at, x->N);
-    *q = mrt_epi_q_b_fused{a.ssq_in, a.rope_cs, a.pos, a.q_nope, a.qmla, a.heads, a.nope, a.rope,
-                           a.qmla_width, a.qmla_rope_at, a.K, a.eps};
-    return 0;
+    return mrt_epi_q_b_fused_of(a, x->N, q, why, n);
 }
 
 extern "C" int mrt_gpu_gemm_fp8_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_fp8_args *x, char *why, size_t n) {

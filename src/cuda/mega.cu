@@ -237,8 +237,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             }
             __syncthreads();
             if (threadIdx.x == 0) mrt_mega_signal(a, w, nsig, false);
-        } else if (opcode == MRT_OPC_GEMM_FP8) { /* a lone tile finalizes its unit itself */
-            mrt_mega_finalize(o, pl, fin);
+        } else if (opcode == MRT_OPC_GEMM_FP8) { /* a lone tile finalizes its unit itself (or did in its store) */
+            if (!o.fused_q_b) mrt_mega_finalize(o, pl, fin);
             __syncthreads();
             if (threadIdx.x == 0) mrt_mega_signal(a, w, nsig, false), mrt_mega_signal(a, w, nsig, true);
         } else if (threadIdx.x == 0) {

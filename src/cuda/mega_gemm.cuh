@@ -109,7 +109,7 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     int *flag = (int *)(smem + lay.flag_off);
     const mrt_gemm_progress pr = {(volatile int *)(smem + lay.flag_off + 16)};
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
-    mrt_mega_out epi = {o.out, m1, n1};
+    mrt_mega_out epi = {o.out, m1, n1, KIND == MRT_GEMM_FP8 && o.fused_q_b ? &o.qbf : NULL};
     epi.s.out = (uint8_t *)o.out.out + (size_t)t.split * o.plane * (o.out.f32 ? 4 : 2);
     if (threadIdx.x == 0) {
         mrt_gemm_controller_init<KIND>(bars, a.stages, 0);

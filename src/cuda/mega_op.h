@@ -24,8 +24,11 @@
 struct mrt_mega_out {
     mrt_epi_store s;
     int m1, n1;
+    const mrt_epi_q_b_fused *qb; /* D0 unsplit: the Q_B finalization in the store, else NULL */
     __device__ __forceinline__ void operator()(const mrt_gemm_tile &t, int m, int n, const float (&v)[8]) const {
-        if (m < m1 && n < n1) s(t, m, n, v);
+        if (m >= m1 || n >= n1) return;
+        if (qb) (*qb)(t, m, n, v);
+        else s(t, m, n, v);
     }
 };
 
@@ -39,6 +42,8 @@ struct mrt_mega_op { /* CUtensorMap members keep it 64-byte aligned (TMA needs t
     const float *part;    /* gemm_fp8: [nsplit][M][N] fp32 partials (= out.out) */
     float *reduced;       /* gemm_fp8: = epi.c, written by the group's finalizer */
     int tn, nsplit, epi_kind; /* GEMMs: tokens per tile (0: no GEMM), split planes, MRT_EPI_* */
+    int fused_q_b;            /* gemm_fp8 Q_B unsplit: its finalization runs in the tile's store (qbf) */
+    mrt_epi_q_b_fused qbf;
     /* bmm_bf16 (D2): the head's last tile copies q_pe [M, H, rope] into qmla [M, H, cols+rope] */
     const uint16_t *q_pe;
     uint16_t *qmla;

@@ -15,20 +15,24 @@
 
 #include "gemm_core.cuh"
 
-/* One K block of a consumer warpgroup: issue (the four k32 wgmmas into a fresh register
- * tile, committed as one group) and finish (after the group completed: release the stage,
- * acc += tile * sw * sx). */
-template <int TN> struct mrt_fp8_kb {
+/* Run by the 256 consumer threads (ctid 0..255). Leaves the CTA's fp32 C tile transposed
+ * into the staging area stg[m_local][n_local], visible to all consumer threads. */
+template <int TN>
+static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile &t, const mrt_gemm_args &a,
+                                                            uint32_t smem, const float *sxs, const float *sws,
+                                                            const mrt_gemm_bars &b, const mrt_gemm_progress &pr, float *stg, int ctid) {
     typedef mrt_gemm_layout<MRT_GEMM_FP8, TN> L;
-    uint32_t smem;
-    const float *sxs, *sws;
-    const mrt_gemm_bars &b;
-    const mrt_gemm_progress &pr;
-    unsigned *diag;
-    int wg, lane, ctid;
-    __device__ __forceinline__ void issue(float (&tile)[TN / 2], int s, uint32_t ph) const {
-        mrt_mbar_wait_full(b.full_w(s), ph, diag);
-        mrt_mbar_wait_full(b.full_x(s), ph, diag);
+    const int wg = ctid >> 7, lane = ctid & 31, q = lane & 3;
+    float acc[TN / 2], tile[TN / 2];
+#pragma unroll
+    for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f, tile[r] = 0.0f;
+    mrt_mbar_wait_full(b.scales(), 0, a.diag);
+    mrt_ring r = {0, a.stages, 0u};
+    for (int i = 0; i < t.nkb; i++, r.next()) {
+        const int s = r.s;
+        const uint32_t ph = r.ph;
+        mrt_mbar_wait_full(b.full_w(s), ph, a.diag);
+        mrt_mbar_wait_full(b.full_x(s), ph, a.diag);
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
         mrt_wgmma_fence();
@@ -36,15 +40,13 @@ template <int TN> struct mrt_fp8_kb {
         for (int kk = 0; kk < 4; kk++)
             mrt_wgmma<TN>::e4m3(tile, mrt_sdesc_k(wa + 32 * kk), mrt_sdesc_k(xa + 32 * kk), kk);
         mrt_wgmma_commit();
-    }
-    __device__ __forceinline__ void finish(float (&acc)[TN / 2], float (&tile)[TN / 2], int i, int s) const {
+        mrt_wgmma_wait<0>();
         mrt_reg_fence(tile);
         __syncwarp();
         if (lane == 0) mrt_mbar_arrive(b.empty(s)); /* this warp is done reading stage s */
         if ((ctid & 127) == 0) pr.set(2 + wg, i + 1);
         const float sw = sws[i];
         const float *sx = sxs + i * TN;
-        const int q = lane & 3;
 #pragma unroll
         for (int c = 0; c < TN / 8; c++) {
             const float2 x2 = *(const float2 *)(sx + 8 * c + 2 * q);
@@ -53,58 +55,6 @@ template <int TN> struct mrt_fp8_kb {
             acc[4 * c + 1] = fmaf(tile[4 * c + 1], s1, acc[4 * c + 1]);
             acc[4 * c + 2] = fmaf(tile[4 * c + 2], s0, acc[4 * c + 2]);
             acc[4 * c + 3] = fmaf(tile[4 * c + 3], s1, acc[4 * c + 3]);
-        }
-    }
-};
-
-/* Run by the 256 consumer threads (ctid 0..255). Leaves the CTA's fp32 C tile transposed
- * into the staging area stg[m_local][n_local], visible to all consumer threads.
- * Two register tiles in turn: K block i+1's wgmmas run while block i is promoted (wait_group
- * 1), so a K block costs the tensor cores' time, not their latency plus the promotion's. It
- * needs two stages (block i+1 is loaded while block i's stage is still held) and a third
- * register tile (at TN = 128 that spills ~1.1 KB: there, and with one stage
- * (MRT_MEGA_STAGES=1), a block is issued and finished in turn). -DMRT_FP8_KB_SERIAL: always in
- * turn (the A/B). The sums are the same either way (acc gets the blocks in order). */
-template <int TN>
-static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile &t, const mrt_gemm_args &a,
-                                                            uint32_t smem, const float *sxs, const float *sws,
-                                                            const mrt_gemm_bars &b, const mrt_gemm_progress &pr, float *stg, int ctid) {
-    const int wg = ctid >> 7, lane = ctid & 31;
-    const mrt_fp8_kb<TN> kb = {smem, sxs, sws, b, pr, a.diag, wg, lane, ctid};
-    float acc[TN / 2], t0[TN / 2], t1[TN / 2];
-#pragma unroll
-    for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f, t0[r] = 0.0f, t1[r] = 0.0f;
-    mrt_mbar_wait_full(b.scales(), 0, a.diag);
-    mrt_ring in = {0, a.stages, 0u}, out = in; /* stages issued, stages finished */
-#ifdef MRT_FP8_KB_SERIAL
-    const bool pipe = false;
-#else
-    const bool pipe = TN <= 64 && a.stages >= 2; /* TN 128: three 64-float tiles spill (~1.1 KB) */
-#endif
-    if (!pipe) {
-        for (int i = 0; i < t.nkb; i++, in.next()) {
-            kb.issue(t0, in.s, in.ph);
-            mrt_wgmma_wait<0>();
-            kb.finish(acc, t0, i, in.s);
-        }
-    } else {
-        /* blocks 2j in t0, 2j + 1 in t1; one group stays in flight while the other finishes */
-        for (int i = 0; i < t.nkb; i += 2) {
-            kb.issue(t0, in.s, in.ph), in.next();
-            if (i > 0) {
-                mrt_wgmma_wait<1>();
-                kb.finish(acc, t1, i - 1, out.s), out.next();
-            }
-            if (i + 1 < t.nkb) {
-                kb.issue(t1, in.s, in.ph), in.next();
-                mrt_wgmma_wait<1>();
-                kb.finish(acc, t0, i, out.s), out.next();
-            }
-        }
-        if (t.nkb > 0) {
-            mrt_wgmma_wait<0>();
-            if (t.nkb & 1) kb.finish(acc, t0, t.nkb - 1, out.s);
-            else kb.finish(acc, t1, t.nkb - 1, out.s);
         }
     }
     mrt_consumer_sync(); /* both warpgroups have read every stage: staging may overwrite them */

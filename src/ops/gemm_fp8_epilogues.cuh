@@ -286,4 +286,7 @@ struct mrt_epi_q_b_fused {
  * the standalone kernel (units per row, threads). 0, or -1 with a message in why. */
 struct mrt_gpu_epi;
 int mrt_epi_fill(const struct mrt_gpu_epi *e, mrt_epi_args *a, int *units, int *threads, char *why, size_t n);
+/* The fused Q_B store of a finalization's arguments (N: the GEMM's columns); 0, or -1 with a
+ * message where its layout does not allow it (src/cuda/gemm_fp8_standalone.cu). */
+int mrt_epi_q_b_fused_of(const mrt_epi_args &a, int N, mrt_epi_q_b_fused *q, char *why, size_t n);
 
