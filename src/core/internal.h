@@ -246,7 +246,6 @@ mrt_status mrt_schedule(mrt_plan *p); /* tasks -> queues (schedule.c) */
 mrt_status mrt_encode(mrt_plan *p);   /* queues -> instruction tensor (isa.c) */
 mrt_status mrt_estimate(mrt_plan *p); /* the step under the cost model (schedule.c) */
 double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k);
-double mrt_kind_cost_us(int kind); /* the cost model's fixed cost of an instruction kind */
 
 double mrt_now_us(void);
 void *mrt_xcalloc(size_t n, size_t size);

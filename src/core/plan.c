@@ -47,38 +47,11 @@ static mrt_status select_ops(mrt_plan *p, bool *sel) {
     return MRT_OK;
 }
 
-/* An op's rank: its kind's fixed cost (the cost model's, schedule.c) plus the largest rank
- * among the ops that read its outputs: the longest remaining path, in instruction costs. */
-static double op_rank(const mrt_graph *g, int o, double *memo) {
-    if (memo[o] >= 0) return memo[o];
-    double best = 0;
-    for (int q = 0; q < g->n_ops; q++)
-        for (int i = 0; i < g->ops[q].n_in; i++)
-            if (g->tensors[g->ops[q].in[i]].producer == o) {
-                double r = op_rank(g, q, memo);
-                if (r > best) best = r;
-                break;
-            }
-    return memo[o] = mrt_kind_cost_us(g->ops[o].kind) + best;
-}
-
-/* Topological order of the selected ops: of the ops whose producers are placed, the one on
- * the longest remaining path first (ties: op id). Roundrobin deals tasks out in this order,
- * so it is also the order of every worker's queue: at GLM-5 size E1 (on the path D1 -> E1 ->
- * F1) now comes before D0 and D2 (D0 -> D2, the output's other branch), where graph order had
- * E1's tiles behind D0's and D2's on their workers (session 9 run 4's trace: E1's input ready
- * at 69.5 us, its tiles reached at 67.9-102.4). -DMRT_OP_ORDER_GRAPH=1 (C flags): graph
- * order (the A/B). */
-#ifndef MRT_OP_ORDER_GRAPH
-#define MRT_OP_ORDER_GRAPH 0
-#endif
+/* Topological order of the selected ops, stable by op id (graph order when it is one). */
 static void order_ops(mrt_plan *p, const bool *sel) {
     const mrt_graph *g = p->g;
     bool done[MRT_MAX_OPS] = {false};
-    double memo[MRT_MAX_OPS];
-    for (int o = 0; o < g->n_ops; o++) memo[o] = -1;
-    for (int placed = 0; placed < g->n_ops; placed++) {
-        int pick = -1;
+    for (int placed = 0; placed < g->n_ops;) {
         for (int o = 0; o < g->n_ops; o++) {
             if (done[o]) continue;
             bool ready = true;
@@ -87,13 +60,11 @@ static void order_ops(mrt_plan *p, const bool *sel) {
                 ready = prod < 0 || done[prod];
             }
             if (!ready) continue;
-            if (pick < 0) pick = o;
-            else if (!MRT_OP_ORDER_GRAPH && op_rank(g, o, memo) > op_rank(g, pick, memo)) pick = o;
-            if (MRT_OP_ORDER_GRAPH) break;
+            done[o] = true;
+            placed++;
+            if (sel[o]) p->ops[p->n_ops++] = o;
+            break;
         }
-        if (pick < 0) break; /* a cycle: mrt_graph_validate refused it already */
-        done[pick] = true;
-        if (sel[pick]) p->ops[p->n_ops++] = pick;
     }
 }
 

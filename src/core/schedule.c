@@ -35,10 +35,9 @@ static const double mrt_cost_fixed_us[MRT_OPC_COUNT] = {
 };
 #define MRT_SM_BYTES_PER_US (4.3e6 / 132.0)
 
-double mrt_kind_cost_us(int kind) { return kind >= 0 && kind < MRT_OPC_COUNT ? mrt_cost_fixed_us[kind] : 0.8; }
-
 double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k) {
-    return mrt_kind_cost_us(p->g->ops[k->op].kind) + k->cost / MRT_SM_BYTES_PER_US;
+    const int kind = p->g->ops[k->op].kind;
+    return (kind >= 0 && kind < MRT_OPC_COUNT ? mrt_cost_fixed_us[kind] : 0.8) + k->cost / MRT_SM_BYTES_PER_US;
 }
 
 /* Tasks a task waits for: the publishers of its events (every member of a group). */
