@@ -97,38 +97,25 @@ mrt_status glm5_prefix_graph(mrt_context *ctx, const glm5_config *c, const glm5_
     OP(&b, "gemm_fp8", "B1", 9, (mrt_tensor *[]){x8, sx, W_k, sW_k, ln_k_w, ln_k_b, pos, btab, rope_cs}, 1,
        (mrt_tensor *[]){idx}, &p);
 
-    /* The ops after A0, B0, C0, B1, in the order the plan deals them out (stable by op id:
-     * roundrobin queues follow it). -DMRT_GLM5_D0_FIRST (C flags, session 9's experiment): D0
-     * (34 MB of weights, ready when D1 is) first, then D1 -> E1 -> F1 and D2 last, so that
-     * E1's tiles no longer queue behind D0's and D2's on their workers. */
-#ifdef MRT_GLM5_D0_FIRST
-    static const char order[] = "D0 D1 E1 F1 D2";
-#else
-    static const char order[] = "D1 D0 D2 E1 F1";
-#endif
-    for (const char *o = order; *o; o += o[2] ? 3 : 2) {
-        if (!strncmp(o, "D1", 2)) {
-            p = gemm_params(MRT_EPI_INDEX_Q, 16, 128, 4);
-            p.i[1] = (int32_t)IH, p.i[2] = (int32_t)ID, p.i[3] = (int32_t)R, p.f[0] = c->rms_eps;
-            OP(&b, "gemm_fp8", "D1", 8, (mrt_tensor *[]){qr8, sqr, W_iq, sW_iq, ssq, gate, pos, rope_cs}, 2,
-               (mrt_tensor *[]){q8i, wI}, &p);
-        } else if (!strncmp(o, "D0", 2)) {
-            p = gemm_params(MRT_EPI_Q_B, 16, 128, 1);
-            p.i[1] = (int32_t)heads, p.i[2] = (int32_t)nope, p.i[3] = (int32_t)R, p.f[0] = c->rms_eps;
-            OP(&b, "gemm_fp8", "D0", 7, (mrt_tensor *[]){qr8, sqr, W_qb, sW_qb, ssq, pos, rope_cs}, 2,
-               (mrt_tensor *[]){q_nope, q_pe}, &p);
-        } else if (!strncmp(o, "D2", 2)) {
-            p = (mrt_op_params){.seed_block_m = 16, .seed_block_n = 128};
-            OP(&b, "bmm_bf16", "D2", 3, (mrt_tensor *[]){q_nope, q_pe, W_uk}, 1, (mrt_tensor *[]){qmla}, &p);
-        } else if (!strncmp(o, "E1", 2)) {
-            p = (mrt_op_params){.seed_chunk = 256};
-            memcpy(&p.i[4], geo, sizeof geo);
-            OP(&b, "index_logits", "E1", 5, (mrt_tensor *[]){q8i, wI, idx, pos, btab}, 1, (mrt_tensor *[]){logits}, &p);
-        } else {
-            p = (mrt_op_params){.i = {c->topk}};
-            OP(&b, "topk", "F1", 1, (mrt_tensor *[]){logits}, 1, (mrt_tensor *[]){topk}, &p);
-        }
-    }
+    p = gemm_params(MRT_EPI_INDEX_Q, 16, 128, 4);
+    p.i[1] = (int32_t)IH, p.i[2] = (int32_t)ID, p.i[3] = (int32_t)R, p.f[0] = c->rms_eps;
+    OP(&b, "gemm_fp8", "D1", 8, (mrt_tensor *[]){qr8, sqr, W_iq, sW_iq, ssq, gate, pos, rope_cs}, 2,
+       (mrt_tensor *[]){q8i, wI}, &p);
+
+    p = gemm_params(MRT_EPI_Q_B, 16, 128, 1);
+    p.i[1] = (int32_t)heads, p.i[2] = (int32_t)nope, p.i[3] = (int32_t)R, p.f[0] = c->rms_eps;
+    OP(&b, "gemm_fp8", "D0", 7, (mrt_tensor *[]){qr8, sqr, W_qb, sW_qb, ssq, pos, rope_cs}, 2,
+       (mrt_tensor *[]){q_nope, q_pe}, &p);
+
+    p = (mrt_op_params){.seed_block_m = 16, .seed_block_n = 128};
+    OP(&b, "bmm_bf16", "D2", 3, (mrt_tensor *[]){q_nope, q_pe, W_uk}, 1, (mrt_tensor *[]){qmla}, &p);
+
+    p = (mrt_op_params){.seed_chunk = 256};
+    memcpy(&p.i[4], geo, sizeof geo);
+    OP(&b, "index_logits", "E1", 5, (mrt_tensor *[]){q8i, wI, idx, pos, btab}, 1, (mrt_tensor *[]){logits}, &p);
+
+    p = (mrt_op_params){.i = {c->topk}};
+    OP(&b, "topk", "F1", 1, (mrt_tensor *[]){logits}, 1, (mrt_tensor *[]){topk}, &p);
 
     if (!b.st) b.st = mrt_graph_validate(b.g);
     if (b.st) {
