@@ -51,7 +51,9 @@ static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) 
 /* How long a member that is not the last of its gemm_fp8 reduce group waits for the group
  * before leaving its finalization to the others (bounded: it never deadlocks, and a member
  * far ahead of its group does not hold its queue). */
+#ifndef MRT_MEGA_HELP_NS /* -DMRT_MEGA_HELP_NS=N: the next session's A/B (0, 10000) */
 #define MRT_MEGA_HELP_NS 3000
+#endif
 
 /* One thread: true once every member of the group has taken its ticket (count >= target,
  * modulo 2^32; relaxed polls, then the acquire), false after MRT_MEGA_HELP_NS. */

@@ -119,12 +119,15 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
  * (mrt_default_split; at GLM-5 size on 132 workers B0 21 x 6, D0 128 x 1, D1 32 x 4, B1 16).
  * Measured on the H200 (bench/gemm/NOTES.md), the standalone kernels were fastest near these
  * splits, and the serial and cmp executors take the plan's split. */
+#ifndef MRT_FP8_MIN_TASK_KIB /* -DMRT_FP8_MIN_TASK_KIB=N (C flags): the next session's A/B */
+#define MRT_FP8_MIN_TASK_KIB 48
+#endif
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
     const mrt_tensor *a = op_in(g, op, 0), *w = op_in(g, op, 2);
     int64_t m = a->dims[0], k = a->dims[1], n = w->dims[0];
     mrt_tile_cfg c = {.block_m = (int)(m <= 128 ? m : 128), .block_n = 128};
     int64_t tiles = ceil_div(m, c.block_m) * ceil_div(n, 128);
-    c.split = mrt_default_split(k / 128, tiles, 128.0 * (double)k, 48.0 * 1024, workers);
+    c.split = mrt_default_split(k / 128, tiles, 128.0 * (double)k, MRT_FP8_MIN_TASK_KIB * 1024.0, workers);
     c.tasks = (int)tiles * c.split;
     return c;
 }
