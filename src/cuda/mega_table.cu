@@ -90,12 +90,13 @@ static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
      * runs it (the serial executor's fused D0: the same operations on the same sums, so the
      * same bytes) instead of a lone tile's finalization jobs after the store (session 9 run
      * 3's trace: D0 tiles 14.3 us to compute, then 14.7 to publish). -DMRT_MEGA_NO_FUSED_Q_B:
-     * the jobs. */
+     * the jobs, which also serve a layout the fused store does not take (its 8-column
+     * groups need nope, rope and the query's width multiples of 8). */
     o->fused_q_b = 0;
 #ifndef MRT_MEGA_NO_FUSED_Q_B
     if (epi == MRT_EPI_Q_B && nsplit == 1) {
-        if (mrt_epi_q_b_fused_of(o->epi, N, &o->qbf, x->why, sizeof x->why)) return refuse(x, op, x->why);
-        o->fused_q_b = 1;
+        char why[160];
+        o->fused_q_b = mrt_epi_q_b_fused_of(o->epi, N, &o->qbf, why, sizeof why) == 0;
     }
 #endif
     return MRT_OK;

@@ -116,7 +116,8 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
 /* Default tiling (docs/TILING.md): these GEMMs stream weights, so one M tile holds all
  * tokens up to 128 (weights are read once per M tile), the N tile is 128 (one weight-scale
  * block), and K is split to fill the workers once with tasks of at least 48 KiB
- * (mrt_default_split; at GLM-5 size on 132 workers B0 21 x 6, D0 128 x 1, D1 32 x 4, B1 16).
+ * (mrt_default_split; at GLM-5 size on 132 workers B0 21 x 6, D0 128 x 1, D1 32 x 4, B1 16;
+ * beside C0 and B1, plan.c share_workers sizes B0 for 100 workers: 21 x 4).
  * Measured on the H200 (bench/gemm/NOTES.md), the standalone kernels were fastest near these
  * splits, and the serial and cmp executors take the plan's split. */
 #ifndef MRT_FP8_MIN_TASK_KIB /* -DMRT_FP8_MIN_TASK_KIB=N (C flags): the next session's A/B */
