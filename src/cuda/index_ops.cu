@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a, mrt_cta_st
     mrt_stamp_end_if<TRACE>(ts);
 }
 
-#define MRT_TOPK_REG_MAX 16384 /* variant 8: 16 keys a thread of 1024 */
+#define MRT_TOPK_REG_MAX 16384 /* variants 8 and 9: 16 keys a thread of 1024 */
 
 /* ---- F1, the row's keys in registers: one CTA (T threads, PER keys each) per row -------------- */
 template <int T, int PER, bool TRACE, bool STAGE = false>

@@ -77,8 +77,8 @@ static mrt_status op_epi(mrt_gpu_exec *x, const mrt_op *op, int copy, mrt_gpu_ep
  * plan does not split that GEMM: serial 85.0 -> 81.8 us (H200, session 8, bench/RESULTS.md).
  * cmp keeps the separate kernel: there D0 streams beside D1, the critical path, and the fused
  * GEMM took more of the bandwidth (D1 done at 43.2 us instead of 39.4; cmp 59.5 -> 62.4). The
- * megakernel keeps its finalization jobs; the bytes are the same (test_mega_prefix, mega =
- * serial). -DMRT_NO_FUSED_Q_B: the separate kernel in serial too. */
+ * megakernel runs the same functor in its D0 tiles' store (mega_table.cu); the bytes are the
+ * same (test_mega_prefix, mega = serial). -DMRT_NO_FUSED_Q_B: the separate kernel in serial too. */
 static bool fuse_epi(const mrt_gpu_exec *x, const mrt_op *op) {
 #ifdef MRT_NO_FUSED_Q_B
     (void)x, (void)op;
