@@ -22,6 +22,12 @@ build_variant() {
     make -j16 BUILD=build-$1 EXTRA_NVCCFLAGS="$2" build-$1/$3 > "$O/build-$1.log" 2>&1 || echo "$1 build FAILED"
 }
 
+# build_variant_c NAME FLAGS TARGET: the same with EXTRA_CFLAGS=FLAGS (host C: the planner,
+# the models), e.g. a plan-rule A/B.
+build_variant_c() {
+    make -j16 BUILD=build-$1 EXTRA_CFLAGS="$2" build-$1/$3 > "$O/build-$1.log" 2>&1 || echo "$1 build FAILED"
+}
+
 # build_nostamps: the same tree with the trace stamps compiled out, in build-nostamps/.
 build_nostamps() { build_variant nostamps -DMRT_NO_STAMPS megartp; }
 
@@ -81,6 +87,19 @@ sanitize() {
     timeout "$limit" compute-sanitizer --tool "$tool" "$@" > "$O/$tool-$name.log" 2>&1
     echo "$tool $name rc=$? $(grep -E 'SUMMARY' "$O/$tool-$name.log" | tail -1) $(tail -1 "$O/$tool-$name.log")"
     grep -E "^========= Error" -A1 "$O/$tool-$name.log" | cut -c1-160 | head -6
+}
+
+# mega_traces DEADLINE BUILD_DIR...: `megartp trace glm5-prefix --backend mega` from each build
+# folder (log $O/trace-<dir>.txt, JSON beside it) until the script has run DEADLINE seconds
+# (needs $t0); prints each trace's per-op table.
+mega_traces() {
+    local deadline=$1 b
+    shift
+    for b in "$@"; do
+        [ $((SECONDS - t0)) -gt "$deadline" ] && break
+        timeout 30 $b/megartp trace glm5-prefix --backend mega -o "$O/trace-$b.json" > "$O/trace-$b.txt" 2>&1
+        echo "trace $b rc=$?"; sed -n 4,14p "$O/trace-$b.txt"
+    done
 }
 
 # ab_bench MODES BUILD_DIR...: megartp bench glm5-prefix --modes MODES from each build folder in

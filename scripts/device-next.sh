@@ -23,7 +23,7 @@
 t0=$SECONDS
 build_variant probe -DMRT_MEGA_PROBE megartp &
 build_variant help0 -DMRT_MEGA_HELP_NS=0 megartp &
-make -j16 BUILD=build-t96 EXTRA_CFLAGS=-DMRT_FP8_MIN_TASK_KIB=96 build-t96/megartp > "$O/build-t96.log" 2>&1 || echo "t96 build FAILED" &
+build_variant_c t96 -DMRT_FP8_MIN_TASK_KIB=96 megartp &
 build_or_exit
 wait
 echo "builds $((SECONDS - t0)) s"
@@ -37,10 +37,6 @@ for b in build-help0 build-t96; do
 done
 echo "t=$((SECONDS - t0)) s"
 ab_bench serial,cmp,mega build build-help0 build-t96
-for b in build build-probe build-t96; do
-    [ $((SECONDS - t0)) -gt 540 ] && break
-    timeout 30 $b/megartp trace glm5-prefix --backend mega -o "$O/trace-$b.json" > "$O/trace-$b.txt" 2>&1
-    echo "trace $b rc=$?"; sed -n 4,14p "$O/trace-$b.txt"
-done
+mega_traces 540 build build-probe build-t96
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
