@@ -18,6 +18,12 @@ mrt_status mrt_gpu_serial_op(mrt_gpu_exec *x, int i, int copy);
 /* Issues one cmp step into the executor's stream (and side streams joined back), e.g.
  * inside a stream capture of several steps. */
 mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy);
+/* The edges of one cmp step's captured graph: all, programmatic (PDL), and the cross-stream
+ * joins made programmatic (cross_pdl: the build's MRT_CMP_CROSS_PDL). Tests. */
+typedef struct mrt_cmp_edges {
+    int edges, prog, joins, cross_pdl;
+} mrt_cmp_edges;
+mrt_status mrt_gpu_cmp_edges(mrt_gpu_exec *x, int copy, mrt_cmp_edges *out);
 /* Tests: A0 holds its outputs back ns nanoseconds (a slow producer); drops captured graphs. */
 void mrt_gpu_set_producer_delay(mrt_gpu_exec *x, unsigned ns);
 

@@ -28,6 +28,44 @@
 
 #define NSTREAMS (1 + MRT_CMP_STREAMS)
 
+/* Cross-stream joins as programmatic graph edges (issue [F]): inside a capture, a producer on
+ * another stream is joined by an edge from its last kernel node of type programmatic
+ * (cudaGraphKernelNodePortProgrammatic: the edge fires once every block of the producer has
+ * executed griddepcontrol.launch_dependents or exited), and the consumer is launched as its
+ * PDL variant, whose griddepcontrol.wait then waits for that producer's completion and memory
+ * too. So C0 and B1 (fresh branches after A0), D0 (after B0) and the late joins (the head gate
+ * C0 into D1's finalization) start and stream their weights while their producer still runs,
+ * as same-stream PDL does. Outside a capture the joins stay events (a launch's programmatic
+ * event cannot be triggered by griddepcontrol.launch_dependents in CUDA 13.0: only at block
+ * start or exit). -DMRT_CMP_CROSS_PDL=0: events everywhere (the A/B). */
+#ifndef MRT_CMP_CROSS_PDL
+#define MRT_CMP_CROSS_PDL 1
+#endif
+
+/* The capture's last node on stream s when it is exactly one kernel node (a producer's last
+ * kernel), else NULL: the join then falls back to the event. */
+static cudaGraphNode_t last_kernel_node(cudaStream_t s) {
+    cudaStreamCaptureStatus cs;
+    const cudaGraphNode_t *d = NULL;
+    const cudaGraphEdgeData *ed = NULL;
+    size_t n = 0;
+    cudaGraphNodeType t;
+    if (cudaStreamGetCaptureInfo(s, &cs, NULL, NULL, &d, &ed, &n) || cs != cudaStreamCaptureStatusActive || n != 1)
+        return NULL;
+    return cudaGraphNodeGetType(d[0], &t) == cudaSuccess && t == cudaGraphNodeTypeKernel ? d[0] : NULL;
+}
+
+/* Stream s waits for a producer: a programmatic edge from its kernel node when there is one
+ * (capture only), else its event. */
+static cudaError_t join(cudaStream_t s, cudaEvent_t ev, cudaGraphNode_t node, int *prog) {
+    if (!node) return cudaStreamWaitEvent(s, ev, 0);
+    cudaGraphEdgeData ed;
+    memset(&ed, 0, sizeof ed);
+    ed.from_port = cudaGraphKernelNodePortProgrammatic, ed.type = cudaGraphDependencyTypeProgrammatic;
+    (*prog)++;
+    return cudaStreamUpdateCaptureDependencies(s, &node, &ed, 1, cudaStreamAddCaptureDependencies);
+}
+
 static bool pdl_capable(const mrt_op *op) {
     return op->kind == MRT_OPC_ADD_RMSNORM_QUANT || op->kind == MRT_OPC_GEMM_FP8 || op->kind == MRT_OPC_GEMM_BF16 ||
            op->kind == MRT_OPC_BMM_BF16 || op->kind == MRT_OPC_INDEX_LOGITS || op->kind == MRT_OPC_TOPK;
@@ -41,6 +79,11 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
     cudaStream_t s[NSTREAMS] = {x->stream, x->side[0], x->side[1], x->side[2]};
     int tail[NSTREAMS], load[NSTREAMS] = {0}, on[MRT_MAX_OPS];
     bool used[NSTREAMS] = {true, false, false, false};
+    cudaGraphNode_t node[MRT_MAX_OPS]; /* capture: each op's last kernel node (NULL: join by event) */
+    cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+    const bool prog = MRT_CMP_CROSS_PDL && cudaStreamIsCapturing(s[0], &cs) == cudaSuccess &&
+                      cs == cudaStreamCaptureStatusActive;
+    x->cmp_prog_joins = 0;
     for (int k = 0; k < NSTREAMS; k++) tail[k] = -1;
     if (p->n_ops + NSTREAMS > MRT_CMP_EVENTS)
         return mrt_fail(x->ctx, MRT_ERR_LIMIT, "cmp: %d ops need more than %d events", p->n_ops, MRT_CMP_EVENTS);
@@ -72,17 +115,22 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
             for (int t = 1; t < NSTREAMS; t++)
                 if (load[t] < load[k]) k = t;
         }
-        const bool pdl = follows && pdl_capable(op);
+        /* the PDL variant also where a producer on another stream is joined programmatically
+         * (its wait covers that producer too) */
+        bool cross = false;
+        for (int q = 0; q < np; q++) cross |= on[prod[q]] != k && node[prod[q]];
+        const bool pdl = pdl_capable(op) && (follows || (prog && cross));
         x->stamps.stream = k;
         for (int part = MRT_LAUNCH_FIRST; part <= MRT_LAUNCH_REST; part++) {
             for (int q = 0; q < np && !e; q++)
                 if (on[prod[q]] != k && late[q] == (part == MRT_LAUNCH_REST))
-                    e = cudaStreamWaitEvent(s[k], x->ev[prod[q]], 0);
+                    e = join(s[k], x->ev[prod[q]], pdl ? node[prod[q]] : NULL, &x->cmp_prog_joins);
             if (e) return mrt_gpu_cuda_fail(x, e, "cmp: join");
             mrt_status st = mrt_gpu_launch_op_part(x, op, copy, s[k], pdl, part);
             if (st) return st;
         }
         if ((e = cudaEventRecord(x->ev[i], s[k]))) return mrt_gpu_cuda_fail(x, e, "cmp: record");
+        node[i] = prog ? last_kernel_node(s[k]) : NULL;
         on[i] = k, tail[k] = i, used[k] = true;
         load[k]++;
     }
@@ -92,6 +140,28 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
         if (!e) e = cudaStreamWaitEvent(s[0], x->ev[MRT_CMP_EVENTS - 1 - k], 0);
     }
     return e ? mrt_gpu_cuda_fail(x, e, "cmp: join back") : MRT_OK;
+}
+
+mrt_status mrt_gpu_cmp_edges(mrt_gpu_exec *x, int copy, mrt_cmp_edges *out) {
+    if (!x || !out) return MRT_ERR_INVALID;
+    memset(out, 0, sizeof *out);
+    out->cross_pdl = MRT_CMP_CROSS_PDL;
+    cudaGraph_t gr = NULL;
+    cudaError_t e = cudaStreamBeginCapture(x->stream, cudaStreamCaptureModeThreadLocal);
+    if (e) return mrt_gpu_cuda_fail(x, e, "cmp edges: begin capture");
+    mrt_status st = mrt_gpu_cmp_launch(x, copy);
+    e = cudaStreamEndCapture(x->stream, &gr);
+    size_t n = 0;
+    if (!st && !e) e = cudaGraphGetEdges(gr, NULL, NULL, NULL, &n);
+    cudaGraphNode_t *from = (cudaGraphNode_t *)calloc(n + 1, sizeof *from), *to = (cudaGraphNode_t *)calloc(n + 1, sizeof *to);
+    cudaGraphEdgeData *ed = (cudaGraphEdgeData *)calloc(n + 1, sizeof *ed);
+    if (!st && !e && (!from || !to || !ed)) st = mrt_fail(x->ctx, MRT_ERR_NOMEM, "cmp edges: out of memory");
+    if (!st && !e) e = cudaGraphGetEdges(gr, from, to, ed, &n);
+    for (size_t i = 0; i < n && !st && !e; i++) out->prog += ed[i].type == cudaGraphDependencyTypeProgrammatic;
+    out->edges = (int)n, out->joins = x->cmp_prog_joins;
+    free(from), free(to), free(ed);
+    if (gr) cudaGraphDestroy(gr);
+    return st ? st : e ? mrt_gpu_cuda_fail(x, e, "cmp edges: capture") : MRT_OK;
 }
 
 mrt_status mrt_gpu_cmp_step(mrt_gpu_exec *x, int copy) {

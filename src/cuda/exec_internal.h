@@ -51,6 +51,8 @@ struct mrt_gpu_exec {
     cudaStream_t side[MRT_CMP_STREAMS];        /* cmp: the branches' streams */
     cudaEvent_t ev[MRT_CMP_EVENTS];            /* cmp: fork / join points */
     cudaGraphExec_t cmp_graph[MRT_MAX_COPIES]; /* cmp step graphs, per copy */
+    int cmp_prog_joins;                        /* cmp: cross-stream joins of the last capture made
+                                                  programmatic edges */
     unsigned delay_ns;                         /* tests: A0 holds its outputs back */
     mrt_gpu_mega mega;                         /* the megakernel's device state */
     mrt_gpu_stamps stamps;                     /* traced steps: records and launch table */

@@ -19,8 +19,7 @@ static mrt_status upload_all(mrt_gpu_exec *x, const mrt_graph *g, const glm5_hos
     return glm5_upload(x, g, h, 1);
 }
 
-static void one_shape(glm5_shape s, int replays) {
-    glm5_config c = glm5_config_glm5();
+static void one_shape(glm5_config c, glm5_shape s, int replays) {
     mrt_graph *g = NULL;
     mrt_plan *p = NULL;
     glm5_host in, cpu, gpu;
@@ -63,6 +62,14 @@ static void one_shape(glm5_shape s, int replays) {
         if (!s2) s2 = glm5_download(x, g, &cm);
         if (CHECK(s2 == MRT_OK, "cmp M %d kv %d: %s", s.m, s.kv, mrt_last_error(ctx)))
             CHECK(glm5_digest(&cm) == ds, "cmp M %d kv %d: bytes differ from serial", s.m, s.kv);
+        /* the cmp graph's edges: the cross-stream joins are programmatic edges (MRT_CMP_CROSS_PDL) */
+        mrt_cmp_edges ce;
+        if (CHECK(mrt_gpu_cmp_edges(x, 0, &ce) == MRT_OK, "cmp edges: %s", mrt_last_error(ctx))) {
+            printf("  cmp graph: %d edges, %d programmatic, %d of them cross-stream joins (cross PDL %s)\n", ce.edges,
+                   ce.prog, ce.joins, ce.cross_pdl ? "on" : "off");
+            CHECK(ce.prog >= ce.joins && (!ce.cross_pdl || ce.joins > 0) && (ce.cross_pdl || ce.joins == 0),
+                  "cmp graph: %d programmatic edges, %d programmatic joins, cross PDL %d", ce.prog, ce.joins, ce.cross_pdl);
+        }
         glm5_host_free(&cm);
         if (replays) {
             uint64_t d0 = glm5_digest(&gpu);
@@ -118,24 +125,34 @@ int main(int argc, char **argv) {
     }
     ctx = mrt_context_new();
     if (argc > 1 && !strcmp(argv[1], "--quick")) { /* one small step, 2 replays, 1000 cmp replays */
-        one_shape((glm5_shape){16, 2, 300}, 2);
+        one_shape(glm5_config_glm5(), (glm5_shape){16, 2, 300}, 2);
+        mrt_context_free(ctx);
+        TEST_MAIN_END();
+    }
+    if (argc > 1 && !strcmp(argv[1], "--tiny")) { /* racecheck: the step of a reduced-size model (hidden
+                                                  * 1024, 4 heads, q_lora 512), whose kernels have
+                                                  * the GLM-5 kernels' code and a fraction of their
+                                                  * shared-memory traffic; one serial and cmp step */
+        glm5_config c = glm5_config_glm5();
+        c.hidden = 1024, c.heads = 4, c.q_lora = 512;
+        one_shape(c, (glm5_shape){4, 2, 300}, 0);
         mrt_context_free(ctx);
         TEST_MAIN_END();
     }
     if (argc > 1 && !strcmp(argv[1], "--sanitize")) { /* one small serial and cmp step, no replays:
                                                        * racecheck runs each launch ~1000x slower */
-        one_shape((glm5_shape){4, 2, 300}, 0);
+        one_shape(glm5_config_glm5(), (glm5_shape){4, 2, 300}, 0);
         mrt_context_free(ctx);
         TEST_MAIN_END();
     }
-    one_shape((glm5_shape){16, 2, 8192}, 100);
+    one_shape(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, 100);
     int ms[] = {1, 8, 16, 64, 128}, kvs[] = {1, 100, 8192, 65536};
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 4; j++) {
             int m = ms[i], kv = kvs[j], batch = kv == 1 ? m : m >= 2 ? 2 : 1;
             if (m / batch > kv) continue;
             if (m == 16 && kv == 8192) continue; /* done above */
-            one_shape((glm5_shape){m, batch, kv}, 0);
+            one_shape(glm5_config_glm5(), (glm5_shape){m, batch, kv}, 0);
         }
     mrt_context_free(ctx);
     TEST_MAIN_END();
