@@ -15,8 +15,7 @@
 # run first): the finalizations' in-order sums (q_a norm blocks, the gate's partials) load 16
 # values at a time instead of one per round trip, QKV_A kv keeps its row in registers (was
 # local memory), the megakernel calls its finalization job instead of inlining it, and a
-# finalization group adds its jobs to the unit's done count once, not once a job, and claims
-# a job with one atomicAdd instead of a load and compare-and-swap retries.
+# finalization group adds its jobs to the unit's done count once, not once a job.
 # Compare the default's figures with session 9's end (serial 77.3, cmp 54.6, mega 122-128).
 # Run: timeout 590 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"

@@ -229,20 +229,24 @@ static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *p
     for (int job = gi; job < u.jobs; job += MRT_MEGA_GROUPS) mrt_mega_fin_job(o, u, job, g, sm, gi);
 }
 
-/* A reduce group's finalization counters, both epoch-scaled (no reset between steps): the
- * jobs claimed (jobs * (epoch - 1) when the step's claiming starts) and the jobs done. */
+/* A reduce group's finalization counters: the next job to claim, packed with the step's low
+ * 16 bits (so a step starts from job 0 without a reset: jobs < 2^16), and the jobs done,
+ * epoch-scaled. */
 struct mrt_mega_fin_ctr {
     unsigned *claim, *done;
     unsigned epoch;
 };
-/* The next job, or -1: one atomicAdd, no compare-and-swap retries while up to 12 groups of
- * 128 threads (3 a member) claim at once. A claim past the last job is taken back, so every
- * step's claims end at exactly jobs * epoch (modulo 2^32, like the events). */
 static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs) {
-    const unsigned j = atomicAdd(c.claim, 1u) - (unsigned)jobs * (c.epoch - 1u);
-    if (j < (unsigned)jobs) return (int)j;
-    atomicSub(c.claim, 1u);
-    return -1;
+    const unsigned e16 = c.epoch & 0xFFFFu;
+    unsigned old;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(old) : "l"(c.claim) : "memory");
+    for (;;) {
+        const unsigned next = (old >> 16) == e16 ? (old & 0xFFFFu) : 0u;
+        if ((int)next >= jobs) return -1;
+        const unsigned prev = atomicCAS(c.claim, old, (e16 << 16) | (next + 1u));
+        if (prev == old) return (int)next;
+        old = prev;
+    }
 }
 
 /* A member's part of its group's finalization (every member's partial visible): group gi of
