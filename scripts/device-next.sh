@@ -14,8 +14,7 @@
 # Also new in the default build (compile-checked, byte-identical by construction; the tests
 # run first): the finalizations' in-order sums (q_a norm blocks, the gate's partials) load 16
 # values at a time instead of one per round trip, QKV_A kv keeps its row in registers (was
-# local memory), the megakernel calls its finalization job instead of inlining it, and a
-# finalization group adds its jobs to the unit's done count once, not once a job.
+# local memory), and the megakernel calls its finalization job instead of inlining it.
 # Compare the default's figures with session 9's end (serial 77.3, cmp 54.6, mega 122-128).
 # Run: timeout 590 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"

@@ -250,23 +250,21 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
 }
 
 /* A member's part of its group's finalization (every member's partial visible): group gi of
- * 128 threads claims jobs until none is left, then adds the jobs it did to the unit's done
- * count in one release (each job's closing barrier orders its writes before thread 0; one
- * atomic round trip for the group's jobs, not one a job). True, in the group's thread 0, for
- * the group whose addition completed the unit (it performs the finalizer signals). */
+ * 128 threads claims jobs until none is left. True, in the group's thread 0, for the group
+ * that completed the unit's last job (it performs the finalizer signals). */
 static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi) {
     const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
-    unsigned did = 0;
+    bool completed = false;
     for (;;) {
         if (g.tid == 0) sm.job[gi] = mrt_mega_claim(c, u.jobs);
         g.sync();
         const int job = sm.job[gi];
         if (job < 0) break;
         mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
-        did++;
+        if (g.tid == 0) completed |= mrt_atom_add_acq_rel(c.done, 1u) + 1u == (unsigned)u.jobs * c.epoch;
     }
-    return g.tid == 0 && did && mrt_atom_add_acq_rel(c.done, did) + did == (unsigned)u.jobs * c.epoch;
+    return completed;
 }
 
 #endif
