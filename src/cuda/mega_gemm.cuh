@@ -189,12 +189,8 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
 
 /* One job, by a group of 128 threads: its columns summed over the split planes in split
  * order (0 + p0 + p1 ..., mrt_gemm_store's order) into o.reduced, then the op's epilogue on
- * them, as src/ops/gemm_fp8.c's cpu_final does. Ends with the group's barrier. A call, not
- * inlined: in the kernel body it took registers from everything else (ptxas, TN 16, with
- * the batched sums of gemm_fp8_epilogues.cuh: 424 / 852 bytes of spill stores / loads in the
- * body inlined (320 / 800 before those sums), 252 / 436 plus 64 / 64 in this function as a
- * call; compile-checked, session 9, not yet run). */
-static __device__ __noinline__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
+ * them, as src/ops/gemm_fp8.c's cpu_final does. Ends with the group's barrier. */
+static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
                                         mrt_mega_fin_smem &sm, int gi) {
     const mrt_epi_args &e = o.epi;
     const int N = e.N, row = u.m0 + job / u.pieces, pc = job % u.pieces;

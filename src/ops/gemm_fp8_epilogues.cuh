@@ -50,29 +50,11 @@ static __device__ __forceinline__ void mrt_rope_pair_rn(float *a, float *b, floa
     *b = __fadd_rn(__fmul_rn(y, c), __fmul_rn(x, s));
 }
 
-/* Sums of n floats (p[0], p[stride], ...) in index order, their loads issued 16 at a time:
- * a loop that loads one value and adds it before loading the next waits one memory round
- * trip per value (the finalization jobs run these chains under the megakernel's loaded
- * memory system). Same additions in the same order as the plain loop, so the same bits. */
-#define MRT_SUM_BATCH 16
-static __device__ __forceinline__ double mrt_add_in_order(double t, float v) { return t + (double)v; }
-static __device__ __forceinline__ float mrt_add_in_order(float t, float v) { return __fadd_rn(t, v); }
-template <class T> static __device__ __forceinline__ T mrt_sum_in_order(const float *p, long long stride, int n) {
-    T t = 0;
-    for (int b0 = 0; b0 < n; b0 += MRT_SUM_BATCH) {
-        float v[MRT_SUM_BATCH];
-#pragma unroll
-        for (int j = 0; j < MRT_SUM_BATCH; j++) v[j] = b0 + j < n ? p[(b0 + j) * stride] : 0.0f;
-#pragma unroll
-        for (int j = 0; j < MRT_SUM_BATCH; j++)
-            if (b0 + j < n) t = mrt_add_in_order(t, v[j]);
-    }
-    return t;
-}
-
 /* Row factor of the folded q_a RMSNorm: block sums in fixed order, as the CPU does. */
 static __device__ __forceinline__ float mrt_fold_factor(const float *ssq, int row, int blocks, int width, float eps) {
-    return mrt_rms_factor(mrt_sum_in_order<double>(ssq + (long long)row * blocks, 1, blocks), width, eps);
+    double ss = 0;
+    for (int b = 0; b < blocks; b++) ss += ssq[row * blocks + b];
+    return mrt_rms_factor(ss, width, eps);
 }
 
 struct mrt_epi_args {
@@ -146,33 +128,25 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
     mrt_cache_slot_dev(a, row, &blk, &off);
     float rc = 0, rsn = 0;
     if (g.tid < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, g.tid, &rc, &rsn);
-    /* per <= 8 (mrt_epi_fill); loops unrolled to 8 with j < per inside keep v in registers
-     * (with a run-time bound it lived in local memory: ptxas, 32-byte stack frame) */
     float v[8];
     double ss = 0;
-#pragma unroll
-    for (int j = 0; j < 8; j++)
-        if (j < per) {
-            v[j] = mrt_round_bf16(c[g.tid * per + j]);
-            ss += (double)v[j] * (double)v[j];
-        }
+    for (int j = 0; j < per; j++) {
+        v[j] = mrt_round_bf16(c[g.tid * per + j]);
+        ss += (double)v[j] * (double)v[j];
+    }
     float rs = mrt_rms_factor(mrt_grp_sum_f64(g, ss, dscratch), kvl, a.eps);
     int entry = kvl + kvl / 32 + 2 * a.rope;
     uint8_t *e = a.mla_cache + ((size_t)blk * a.block_tokens + off) * entry;
     float amax = 0;
-#pragma unroll
-    for (int j = 0; j < 8; j++)
-        if (j < per) {
-            int k = g.tid * per + j;
-            v[j] = __fmul_rn(__fmul_rn(mrt_bf16_to_f32(a.w_kvn[k]), v[j]), rs);
-            amax = fmaxf(amax, fabsf(v[j]));
-        }
+    for (int j = 0; j < per; j++) {
+        int k = g.tid * per + j;
+        v[j] = __fmul_rn(__fmul_rn(mrt_bf16_to_f32(a.w_kvn[k]), v[j]), rs);
+        amax = fmaxf(amax, fabsf(v[j]));
+    }
     /* a 128-group = 128 / per consecutive threads: reduce within them */
     for (int o = 1; o < 128 / per; o <<= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
     float s = mrt_block_scale(amax);
-#pragma unroll
-    for (int j = 0; j < 8; j++)
-        if (j < per) e[g.tid * per + j] = mrt_f32_to_e4m3(__fdiv_rn(v[j], s));
+    for (int j = 0; j < per; j++) e[g.tid * per + j] = mrt_f32_to_e4m3(__fdiv_rn(v[j], s));
     if ((g.tid * per) % 128 == 0) memcpy(e + kvl + 4 * ((g.tid * per) / 128), &s, 4);
     if (g.tid < a.rope / 2) {
         int i = g.tid;
@@ -251,7 +225,7 @@ static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, 
     float rc = 0, rsn = 0, gs = 0;
     if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
     if (i == 0) /* the gate's partials, summed in order */
-        gs = mrt_sum_in_order<float>(a.gate + (size_t)row * a.heads + h, (long long)a.M * a.heads, a.gate_partials);
+        for (int s = 0; s < a.gate_partials; s++) gs = __fadd_rn(gs, a.gate[((size_t)s * a.M + row) * a.heads + h]);
     float r = mrt_fold_factor(a.ssq_in, row, a.K / 128, a.K, a.eps);
     rowbuf[i] = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * a.dim + i], r));
     g.sync();
