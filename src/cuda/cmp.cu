@@ -37,9 +37,15 @@
  * C0 into D1's finalization) start and stream their weights while their producer still runs,
  * as same-stream PDL does. Outside a capture the joins stay events (a launch's programmatic
  * event cannot be triggered by griddepcontrol.launch_dependents in CUDA 13.0: only at block
- * start or exit). -DMRT_CMP_CROSS_PDL=0: events everywhere (the A/B). */
+ * start or exit). Measured slower (H200, 2026-11-30, session 10 run 2, A B A B): cmp 58.53 /
+ * 58.55 us with every cross-stream join programmatic against 55.69 / 55.51 with events; C0 was
+ * done 4.5 us sooner in the trace, but the fresh branches' CTAs (D0's GEMM: 128 CTAs, one an
+ * SM by shared memory) now sit on SMs waiting for their producers. So the default stays
+ * events; -DMRT_CMP_CROSS_PDL=1: every cross-stream join programmatic, =2: only the joins
+ * into an op that already follows a producer on its stream (D1's finalization joining the
+ * head gate C0, E1 joining the indexer key B1), fresh branches by events. */
 #ifndef MRT_CMP_CROSS_PDL
-#define MRT_CMP_CROSS_PDL 1
+#define MRT_CMP_CROSS_PDL 0
 #endif
 
 /* The capture's last node on stream s when it is exactly one kernel node (a producer's last
@@ -117,14 +123,15 @@ mrt_status mrt_gpu_cmp_launch(mrt_gpu_exec *x, int copy) {
         }
         /* the PDL variant also where a producer on another stream is joined programmatically
          * (its wait covers that producer too) */
+        const bool xprog = prog && (MRT_CMP_CROSS_PDL == 1 || follows);
         bool cross = false;
         for (int q = 0; q < np; q++) cross |= on[prod[q]] != k && node[prod[q]];
-        const bool pdl = pdl_capable(op) && (follows || (prog && cross));
+        const bool pdl = pdl_capable(op) && (follows || (xprog && cross));
         x->stamps.stream = k;
         for (int part = MRT_LAUNCH_FIRST; part <= MRT_LAUNCH_REST; part++) {
             for (int q = 0; q < np && !e; q++)
                 if (on[prod[q]] != k && late[q] == (part == MRT_LAUNCH_REST))
-                    e = join(s[k], x->ev[prod[q]], pdl ? node[prod[q]] : NULL, &x->cmp_prog_joins);
+                    e = join(s[k], x->ev[prod[q]], pdl && xprog ? node[prod[q]] : NULL, &x->cmp_prog_joins);
             if (e) return mrt_gpu_cuda_fail(x, e, "cmp: join");
             mrt_status st = mrt_gpu_launch_op_part(x, op, copy, s[k], pdl, part);
             if (st) return st;

@@ -38,8 +38,13 @@ __global__ void __launch_bounds__(MRT_A0_MAX_THREADS) mrt_a0_kernel(mrt_a0_args 
 #ifndef MRT_A0_CLUSTER
 #define MRT_A0_CLUSTER 4
 #endif
+/* Distributed shared memory may be written only once the other CTAs of the cluster have
+ * started (CUDA programming guide, distributed shared memory): the kernel arrives on the
+ * cluster barrier first thing and before() waits on it, so the wait overlaps the row's loads.
+ * racecheck of the reduced-size step (H200, 2026-11-30, session 10 run 2) reported every put()
+ * of the version without it as a write into "a block that might not have entered yet". */
 struct mrt_a0_cluster_x {
-    __device__ __forceinline__ void before() const {} /* one row a cluster: scratch is fresh */
+    __device__ __forceinline__ void before() const { asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
     __device__ __forceinline__ void put(double *scratch, int g, double v) const {
         cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();
         for (unsigned r = 0; r < cl.num_blocks(); r++) *cl.map_shared_rank(scratch + g, r) = v;
@@ -52,6 +57,7 @@ __global__ void __cluster_dims__(MRT_A0_CLUSTER, 1, 1) __launch_bounds__(MRT_A0_
     mrt_a0_cluster_kernel(mrt_a0_args a, mrt_cta_stamp *ts) {
     __shared__ double scratch[16384 / 128];
     mrt_stamp_start_if<TRACE>(ts);
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory"); /* this CTA has started */
     mrt_pdl_entry<TRACE>(ts);
     const int rank = (int)cooperative_groups::this_cluster().block_rank(), span = a.H / 8 / MRT_A0_CLUSTER;
     mrt_a0_part(a, (int)blockIdx.x / MRT_A0_CLUSTER, rank * span, rank * span + span, scratch, mrt_a0_cluster_x());
