@@ -213,6 +213,10 @@ int mrt_gemm_pick_split(int kind, int tn, const void *kernel, int units, int nkb
      * last tile). Global reduction: partial stores, a fence and a ticket atomic (~1.5 us),
      * then the last CTA's loads, 8 splits per L2 round trip. Cluster reduction: two on-chip
      * handshakes and distributed-shared-memory reads (~0.5 us). */
+#ifdef MRT_GEMM_NO_CLUSTER /* sanitizer builds: under compute-sanitizer racecheck the step with
+                              cluster launches faulted or hung (H200, 2026-11-30, session 10) */
+    allow_cluster = 0;
+#endif
     const double hbm = 3600.0, per_sm_cap = 42.0, ramp = 1500.0;
     const int num_sms = mrt_gpu_num_sms();
     double best = 1e300;
