@@ -400,7 +400,7 @@ static __device__ __forceinline__ void mrt_gemm_controller_init(const mrt_gemm_b
         mrt_mbar_init(b.full_x(s), 1);
         mrt_mbar_init(b.empty(s), MRT_GEMM_CONSUMERS / 32);
     }
-    mrt_mbar_init(b.scales(), 2);
+    mrt_mbar_init(b.scales(), 64); /* every lane of the two scale-writing warps (mrt_gemm_scales_written) */
     mrt_mbar_init(b.done(), 2); /* one arrival per consumer warpgroup, after its store */
     if (cluster_size > 1) { /* one (remote) arrival from every CTA of the cluster */
         mrt_mbar_init(b.ready(), cluster_size);
@@ -425,6 +425,16 @@ static __device__ __forceinline__ void mrt_gemm_watchdog(const mrt_gemm_tile &t,
         if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
             mrt_diag_trap(a.diag, MRT_DIAG_TILE_STUCK, t.batch, t.n0, t.m0, t.split, t.kb0, t.nkb, pr.get(0), pr.get(1),
                           pr.get(2), pr.get(3));
+}
+
+/* A warp's lanes have stored their scales (sws or sxs): each lane arrives on the scales
+ * barrier itself (n times: the unified loader writes both), a release of its own stores that
+ * the consumers' wait acquires. One arrival by lane 0 after __syncwarp orders them too (PTX),
+ * but compute-sanitizer racecheck does not carry __syncwarp's ordering into the arrival: it
+ * reported every consumer read of the scales as a race with the stores (H200, 2026-11-30,
+ * session 10 run 4, the reduced-size step). 64 arrivals a tile. */
+static __device__ __forceinline__ void mrt_gemm_scales_written(const mrt_gemm_bars &b, int n) {
+    for (int i = 0; i < n; i++) mrt_mbar_arrive(b.scales());
 }
 
 /* One warp gathers sx[m, kb] for this tile's tokens and K range into sxs[kb_local][m_local];
@@ -473,8 +483,7 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
     }
     if (K_::SCALED) {
         mrt_gemm_gather_sx<TN>(t, a, sxs, lane);
-        __syncwarp();
-        if (lane == 0) mrt_mbar_arrive(b.scales()); /* release: orders the stores above */
+        mrt_gemm_scales_written(b, 1);
     }
     if (lane == 0) {
         /* i >= first = stages here: the refill of stage s waits for its fill's previous phase */
@@ -535,8 +544,7 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
     }
     if (K_::SCALED) {
         for (int kl = lane; kl < t.nkb; kl += 32) sws[kl] = __ldg(a.sw + (long long)(t.n0 / 128) * a.sw_ld + t.kb0 + kl);
-        __syncwarp();
-        if (lane == 0) mrt_mbar_arrive(b.scales());
+        mrt_gemm_scales_written(b, 1);
     }
     /* Dependent grids may be scheduled now: this CTA's weight stream is in flight. (Data
      * readiness is griddepcontrol.wait's job on their side.) Tried (H200, session 7): the
@@ -591,8 +599,7 @@ static __device__ __forceinline__ void mrt_gemm_load_unified(const mrt_gemm_tile
     if (K_::SCALED) {
         for (int kl = lane; kl < t.nkb; kl += 32) sws[kl] = __ldg(a.sw + (long long)(t.n0 / 128) * a.sw_ld + t.kb0 + kl);
         mrt_gemm_gather_sx<TN>(t, a, sxs, lane);
-        __syncwarp();
-        if (lane == 0) mrt_mbar_arrive(b.scales()), mrt_mbar_arrive(b.scales());
+        mrt_gemm_scales_written(b, 2);
     }
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); /* as wload does */
     if (lane == 0) {
