@@ -156,6 +156,13 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
      * and launches on a stream do not overlap, so the CTAs of step k draw tickets
      * (k-1)*gridDim.x .. k*gridDim.x-1. */
     __shared__ unsigned epoch_s;
+#ifdef MRT_MEGA_EARLY_WEIGHTS
+    __shared__ int early; /* the slot whose GEMM tile has its first weight loads in flight (mrt_mega_gemm_early) */
+    if (threadIdx.x == 0) early = -1;
+#define MRT_MEGA_EARLY_ARG , early == slot
+#else
+#define MRT_MEGA_EARLY_ARG
+#endif
     if (threadIdx.x == 0) epoch_s = atomicAdd(a.launches, 1u) / gridDim.x + 1u;
     __syncthreads();
     const unsigned epoch = epoch_s;
@@ -191,9 +198,9 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
             mrt_mega_a0(o, pl, &fin.ds[0][0]);
             break;
-        case MRT_OPC_GEMM_FP8: mrt_mega_gemm_tile<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
-        case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
-        case MRT_OPC_BMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
+        case MRT_OPC_GEMM_FP8: mrt_mega_gemm_tile<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph MRT_MEGA_EARLY_ARG); break;
+        case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph MRT_MEGA_EARLY_ARG); break;
+        case MRT_OPC_BMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph MRT_MEGA_EARLY_ARG); break;
         case MRT_OPC_INDEX_LOGITS:
 #ifndef MRT_E1_MMA_SYNC /* the mma.sync tile only as a call: no E1 code inlined in the kernel body */
             if (o.il.heads == 32 || o.il.heads == 64) mrt_mega_il_tile_wg(o, pl, smem);
@@ -226,6 +233,13 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
              * members share a worker's queue (seen under critical-path placement). */
             if (threadIdx.x == 0) {
                 const unsigned t = mrt_atom_add_acq_rel(ticket, 1u) + 1u;
+#ifdef MRT_MEGA_EARLY_WEIGHTS
+                if (slot + 1 < a.max_len) { /* the next tile's weights stream during the finalization */
+                    const uint32_t *wn = q + (size_t)(slot + 1) * MRT_INSTR_WORDS;
+                    unsigned long long *phn = TRACE ? ph + MRT_PH_COUNT : NULL;
+                    early = mrt_mega_gemm_early<TN>(a.ops[wn[1]], wn, smem, phn) ? slot + 1 : -1;
+                }
+#endif
                 last = t == members * epoch || mrt_mega_group_ready(ticket, members * epoch);
             }
             __syncthreads();

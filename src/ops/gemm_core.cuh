@@ -529,7 +529,7 @@ template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                       const CUtensorMap *tw, uint32_t smem, float *sws,
                                                       const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
-                                                      int lane) {
+                                                      int lane, int issued = 0) {
     typedef mrt_gemm_kind<KIND> K_;
     typedef mrt_gemm_layout<KIND, TN> L;
     const int first = t.nkb < a.stages ? t.nkb : a.stages;
@@ -537,7 +537,8 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
     if (lane == 0) {
         mrt_tma_prefetch_desc(tw);
         pol = mrt_policy_evict_first(); /* each weight byte is read once per step */
-        for (int i = 0; i < first; i++) {
+        /* issued: the first stages' loads already in flight (the megakernel's early weights) */
+        for (int i = issued; i < first; i++) {
             mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + i * L::STAGE_BYTES, b.full_w(i), i, pol);
             pr.set(0, i + 1);
         }
