@@ -7,11 +7,15 @@
 # streams ~11.5 us after its input is ready). A B A B against the default, after
 # test_mega_prefix of both builds (mega = serial bytes: the early build must pass it too),
 # then both builds' traces (w->in of D1 and D0: how far ahead their weights now are).
+# Also help10k (-DMRT_MEGA_HELP_NS=10000: members wait up to 10 us to help their group's
+# finalization; on session 9's prepared code it recovered 17 of 19 us, run 2; on today's code
+# not measured).
 # Session 10's end for comparison: serial 77.06-77.24, cmp 54.37-54.43, mega 121.9-124.5.
 # Run: timeout 400 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant early -DMRT_MEGA_EARLY_WEIGHTS "megartp build-early/tests/gpu/test_mega_prefix" &
+build_variant help10k -DMRT_MEGA_HELP_NS=10000 megartp &
 build_or_exit
 wait
 echo "builds $((SECONDS - t0)) s"
@@ -21,7 +25,7 @@ timeout 150 build-early/tests/gpu/test_mega_prefix > "$O/test_mega_prefix-early.
 echo "early test_mega_prefix rc=$? $(tail -1 "$O/test_mega_prefix-early.log")"
 grep FAIL "$O/test_mega_prefix-early.log" | head -5
 echo "t=$((SECONDS - t0)) s"
-ab_bench serial,cmp,mega build build-early
+ab_bench serial,cmp,mega build build-early build-help10k
 mega_traces 380 build build-early
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
