@@ -255,10 +255,10 @@ template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cud
 static int topk_run(int variant, const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why,
                     size_t n) {
     const char *F = "mrt_gpu_topk";
-    if (variant < 0 || variant > 9)
+    if (variant < 0 || variant > 10)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: 1 CTA of 1024 threads a row, 1: of 512, 2: cluster of 8 x 256, "
                             "3: cluster of 4 x 256, 4-7: variant 0 stopped after a phase, 8: keys in registers, 9: "
-                            "8 with its output staged in shared memory)", F, variant);
+                            "8 with its output staged in shared memory, 10: 1 CTA of 384 threads)", F, variant);
     if (!logits) return mrt_gpu_fail(why, n, "%s: logits is NULL", F);
     if (!out) return mrt_gpu_fail(why, n, "%s: out is NULL", F);
     if (M < 1) return mrt_gpu_fail(why, n, "%s: M = %d must be >= 1", F, M);
@@ -270,7 +270,7 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
     if (variant >= 8 && kv > MRT_TOPK_REG_MAX)
         return mrt_gpu_fail(why, n, "%s: variant %d holds at most %d keys a row in registers, kv = %d", F, variant,
                             MRT_TOPK_REG_MAX, kv);
-    if ((variant < 2 || (variant > 3 && variant < 8)) && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
+    if ((variant < 2 || (variant > 3 && variant < 8) || variant == 10) && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
         return mrt_gpu_fail(why, n, "%s: kv = %d: the row's bitmaps do not fit shared memory", F, kv);
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t e = variant == 0   ? mrt_topk_launch<1024>(a, s, pdl)
@@ -282,7 +282,8 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
                     : variant == 6 ? mrt_topk_launch<1024, 3>(a, s, pdl)
                     : variant == 7 ? mrt_topk_launch<1024, 4>(a, s, pdl)
                     : variant == 8 ? mrt_topkr_launch_kv<false>(a, s, pdl)
-                                   : mrt_topkr_launch_kv<true>(a, s, pdl);
+                    : variant == 9 ? mrt_topkr_launch_kv<true>(a, s, pdl)
+                                   : mrt_topk_launch<384>(a, s, pdl);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }

@@ -15,7 +15,14 @@
 
 #define MRT_MEGA_THREADS 384
 
-#define MRT_MEGA_TOPK_THREADS 256 /* F1 rows: threads 0..255 (topk's T must divide 4096) */
+/* F1 rows: threads 0..MRT_MEGA_TOPK_THREADS-1 (a multiple of 32, at most the CTA's 384).
+ * -DMRT_MEGA_TOPK_THREADS=384 (experiment, compile-checked, session 10): the whole CTA on a
+ * row, which took 14 us on 256 threads at the end of the critical path (session 9 run 4);
+ * the same row code at 384 threads is test_index_ops's F1 variant 10. */
+#ifndef MRT_MEGA_TOPK_THREADS
+#define MRT_MEGA_TOPK_THREADS 256
+#endif
+static_assert(MRT_MEGA_TOPK_THREADS % 32 == 0 && MRT_MEGA_TOPK_THREADS <= 384, "F1 rows: whole warps of the CTA");
 #define MRT_MEGA_GROUPS 3         /* finalization groups of 128 threads (named barriers 2..4) */
 
 /* Where a GEMM tile's result goes: mrt_epi_store at `plane` elements per split (fp32

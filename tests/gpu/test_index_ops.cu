@@ -360,10 +360,10 @@ static void topk_suite(void) {
         CUDA_OK(cudaMemcpy(dL, L.data(), L.size() * 4, cudaMemcpyHostToDevice));
         char name[96];
         snprintf(name, sizeof name, "topk rows %s", c.kinds < 0 ? row_name[-1 - c.kinds] : "mixed");
-        for (int v = 0; v < 4; v++) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
+        for (int v : {0, 1, 2, 3, 10}) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
         if (c.kv <= 16384) /* keys in registers */
             for (int v = 8; v <= 9; v++) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
-        printf("topk %-12s M=%-3d kv=%-6d k=%-4d: checked (variants 0-3%s; %d runs each)\n",
+        printf("topk %-12s M=%-3d kv=%-6d k=%-4d: checked (variants 0-3, 10%s; %d runs each)\n",
                c.kinds < 0 ? row_name[-1 - c.kinds] : "mixed", c.M, c.kv, c.k, c.kv <= 16384 ? ", 8, 9" : "", g_reps);
         cudaFree(dL);
     }
@@ -429,7 +429,7 @@ static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
         if (with_topk) {
             snprintf(name, sizeof name, "F1 on E1 logits M=%d kv=%d", c.M, c.kv);
             CUDA_OK(cudaMemcpy(d.logits, first[0].data(), bytes, cudaMemcpyHostToDevice));
-            for (int v = 0; v < 4; v++) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
+            for (int v : {0, 1, 2, 3, 10}) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
             if (c.kv <= 16384)
                 for (int v = 8; v <= 9; v++) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
         }
@@ -593,9 +593,9 @@ static void timing(void) {
     CUDA_OK(cudaDeviceSynchronize());
     int *dout;
     CUDA_OK(cudaMalloc(&dout, (size_t)256 * 2048 * 4));
-    const char *tname[10] = {"1 CTA x 1024 (v0)", "1 CTA x 512 (v1)", "cluster 8 x 256 (v2)", "cluster 4 x 256 (v3)",
-                             "", "", "", "", "registers (v8)", "registers, staged (v9)"};
-    for (int v : {0, 1, 2, 3, 8, 9}) {
+    const char *tname[11] = {"1 CTA x 1024 (v0)", "1 CTA x 512 (v1)", "cluster 8 x 256 (v2)", "cluster 4 x 256 (v3)",
+                             "", "", "", "", "registers (v8)", "registers, staged (v9)", "1 CTA x 384 (v10)"};
+    for (int v : {0, 1, 2, 3, 8, 9, 10}) {
         char what[128];
         snprintf(what, sizeof what, "F1 %s M=16 kv=8192 k=2048 (E1 logits)", tname[v]);
         time_it(what, [&](int, cudaStream_t s) {
