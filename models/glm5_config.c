@@ -24,6 +24,12 @@ glm5_config glm5_config_glm5(void) {
     return c;
 }
 
+glm5_config glm5_config_reduced(void) {
+    glm5_config c = glm5_config_glm5();
+    c.hidden = 1024, c.heads = 4, c.q_lora = 512;
+    return c;
+}
+
 glm5_config glm5_config_dsv32(void) {
     glm5_config c;
     c.hidden = 7168;

@@ -20,6 +20,9 @@ typedef struct glm5_config {
 
 glm5_config glm5_config_glm5(void);   /* GLM-5: hidden 6144, 64 heads, q_lora 2048 */
 glm5_config glm5_config_dsv32(void);  /* DeepSeek-V3.2: hidden 7168, 128 heads, q_lora 1536 */
+/* GLM-5 reduced to hidden 1024, 4 heads, q_lora 512 (the rest as GLM-5): the same kernels with
+ * a fraction of the work, for the sanitizers' tools (racecheck did not finish GLM-5's step). */
+glm5_config glm5_config_reduced(void);
 
 /* One decode step: m tokens = batch requests x (m / batch) new tokens each, every
  * request with context length kv (its new tokens at positions kv-n .. kv-1). */

@@ -14,6 +14,10 @@
 # test_mega_prefix (mega = serial bytes, both policies, 8 shapes, 1000 replays) of each build
 # that changes the megakernel's code, then the A/B and the traces (w->in of D1 and D0 in
 # early: how far ahead their weights now are; F1's in->comp in t384).
+# Then, as time allows, [E] criterion 3: memcheck, racecheck and synccheck of
+# `test_mega_prefix --tiny` (the megakernel's step, then serial's, on the reduced-size model)
+# in the build without cluster launches that made the stream executors' racecheck finish
+# (san2, session 10 run 5).
 # Session 10's end for comparison: serial 77.06-77.24, cmp 54.37-54.43, mega 121.9-124.5.
 # Run: timeout 560 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
@@ -21,6 +25,8 @@ t0=$SECONDS
 build_variant early -DMRT_MEGA_EARLY_WEIGHTS "megartp build-early/tests/gpu/test_mega_prefix" &
 build_variant t384 -DMRT_MEGA_TOPK_THREADS=384 "megartp build-t384/tests/gpu/test_mega_prefix" &
 build_variant help10k -DMRT_MEGA_HELP_NS=10000 megartp &
+build_variant san2 "-DMRT_SPIN_LIMIT_CYCLES=2000000000000LL -DMRT_A0_CLUSTER=1 -DMRT_GEMM_NO_CLUSTER" \
+    tests/gpu/test_mega_prefix &
 build_or_exit
 wait
 echo "builds $((SECONDS - t0)) s"
@@ -33,6 +39,12 @@ for b in early t384; do
 done
 echo "t=$((SECONDS - t0)) s"
 ab_bench serial,cmp,mega build build-early build-t384 build-help10k
-mega_traces 540 build build-early build-t384
+mega_traces 420 build build-early build-t384
+echo "t=$((SECONDS - t0)) s"
+for tool in memcheck racecheck synccheck; do
+    left=$((550 - (SECONDS - t0)))
+    [ $left -lt 30 ] && break
+    sanitize $tool $((left < 120 ? left : 120)) mega-tiny build-san2/tests/gpu/test_mega_prefix --tiny
+done
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

@@ -49,12 +49,11 @@ static inline uint64_t gpu_digest(mrt_gpu_exec *x, const mrt_graph *g, const cha
     return d;
 }
 
-/* With plan options o. On failure everything made so far is freed and the status returned
- * (message in ctx). */
-static inline mrt_status glm5_fixture_new_opts(mrt_context *ctx, glm5_shape s, const mrt_plan_opts *o, uint64_t seed,
-                                        glm5_fixture *f) {
+/* Model config c, plan options o. On failure everything made so far is freed and the status
+ * returned (message in ctx). */
+static inline mrt_status glm5_fixture_new_cfg(mrt_context *ctx, glm5_config c, glm5_shape s, const mrt_plan_opts *o,
+                                              uint64_t seed, glm5_fixture *f) {
     memset(f, 0, sizeof *f);
-    glm5_config c = glm5_config_glm5();
     mrt_status st = glm5_prefix_graph(ctx, &c, &s, &f->g);
     if (!st) st = mrt_plan_build(f->g, o, &f->p);
     if (!st) st = glm5_host_random(ctx, &c, &s, seed, &f->h);
@@ -62,6 +61,12 @@ static inline mrt_status glm5_fixture_new_opts(mrt_context *ctx, glm5_shape s, c
     if (!st) st = glm5_upload(f->x, f->g, &f->h, 1);
     if (st) glm5_fixture_free(f);
     return st;
+}
+
+/* GLM-5 with plan options o. */
+static inline mrt_status glm5_fixture_new_opts(mrt_context *ctx, glm5_shape s, const mrt_plan_opts *o, uint64_t seed,
+                                               glm5_fixture *f) {
+    return glm5_fixture_new_cfg(ctx, glm5_config_glm5(), s, o, seed, f);
 }
 
 /* The default plan of `ops` (NULL: all). */

@@ -4,7 +4,8 @@
  * shapes from M=1 to M=128 and KV up to 65536; 1000 replays (never-reset counters, epochs
  * from the device) give the same bytes. A difference is reported per tensor: count of
  * differing bytes and the first one.
- * Run: test_mega_prefix [--quick]   (--quick: one small shape, for compute-sanitizer) */
+ * Run: test_mega_prefix [--quick | --tiny]   (--quick: one small shape, for compute-sanitizer;
+ * --tiny: the same shape of the reduced-size model, glm5_config_reduced, for racecheck) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,12 +69,12 @@ static mrt_status reset(glm5_fixture *f) {
     return st;
 }
 
-static void one(glm5_shape s, mrt_policy policy, int replays) {
+static void one_cfg(glm5_config c, glm5_shape s, mrt_policy policy, int replays) {
     mrt_plan_opts o = mrt_plan_opts_default();
     o.policy = policy;
     glm5_fixture f;
     const char *pol = policy == MRT_POLICY_ROUNDROBIN ? "roundrobin" : "critical-path";
-    mrt_status st = glm5_fixture_new_opts(ctx, s, &o, 11 + s.m + s.kv, &f);
+    mrt_status st = glm5_fixture_new_cfg(ctx, c, s, &o, 11 + s.m + s.kv, &f);
     if (!CHECK(st == MRT_OK, "M %d kv %d %s: set-up: %s", s.m, s.kv, pol, mrt_last_error(ctx))) return;
     snap ser, meg;
     memset(&ser, 0, sizeof ser), memset(&meg, 0, sizeof meg);
@@ -107,9 +108,15 @@ static void one(glm5_shape s, mrt_policy policy, int replays) {
     glm5_fixture_free(&f);
 }
 
+static void one(glm5_shape s, mrt_policy policy, int replays) { one_cfg(glm5_config_glm5(), s, policy, replays); }
+
 int main(int argc, char **argv) {
     if (!gpu_or_skip()) return 0;
     ctx = mrt_context_new();
+    if (argc > 1 && !strcmp(argv[1], "--tiny")) { /* the reduced-size model, for racecheck and synccheck */
+        one_cfg(glm5_config_reduced(), (glm5_shape){4, 2, 300}, MRT_POLICY_ROUNDROBIN, 0);
+        TEST_MAIN_END();
+    }
     if (argc > 1 && !strcmp(argv[1], "--quick")) {
         one((glm5_shape){4, 2, 300}, MRT_POLICY_ROUNDROBIN, 0);
         TEST_MAIN_END();

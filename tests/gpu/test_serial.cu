@@ -133,9 +133,7 @@ int main(int argc, char **argv) {
                                                   * 1024, 4 heads, q_lora 512), whose kernels have
                                                   * the GLM-5 kernels' code and a fraction of their
                                                   * shared-memory traffic; one serial and cmp step */
-        glm5_config c = glm5_config_glm5();
-        c.hidden = 1024, c.heads = 4, c.q_lora = 512;
-        one_shape(c, (glm5_shape){4, 2, 300}, 0);
+        one_shape(glm5_config_reduced(), (glm5_shape){4, 2, 300}, 0);
         mrt_context_free(ctx);
         TEST_MAIN_END();
     }
