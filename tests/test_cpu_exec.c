@@ -174,13 +174,15 @@ static void bad_inputs(void) {
 
 int main(void) {
     ctx = mrt_context_new();
-    glm5_config c = glm5_config_glm5(), d = glm5_config_dsv32();
+    glm5_config c = glm5_config_glm5(), d = glm5_config_dsv32(), r = glm5_config_reduced();
     against_reference("GLM-5", &c, (glm5_shape){16, 2, 8192}, MRT_TILING_DEFAULT);
     against_reference("GLM-5", &c, (glm5_shape){16, 2, 8192}, MRT_TILING_SEED);
     against_reference("GLM-5", &c, (glm5_shape){64, 4, 2000}, MRT_TILING_SEED);
     against_reference("GLM-5", &c, (glm5_shape){1, 1, 1}, MRT_TILING_DEFAULT);
     against_reference("DeepSeek-V3.2", &d, (glm5_shape){8, 2, 1000}, MRT_TILING_DEFAULT);
     against_reference("DeepSeek-V3.2", &d, (glm5_shape){8, 2, 1000}, MRT_TILING_SEED);
+    /* the sanitizer runs' model (test_serial / test_mega_prefix --tiny) and shape */
+    against_reference("GLM-5 reduced", &r, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT);
     interleavings();
     race_detection();
     bad_inputs();
