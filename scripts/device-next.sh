@@ -1,6 +1,6 @@
 #!/bin/bash
 # The next session's first device run (written 2026-11-30, end of session 10; compile-checked).
-# Three megakernel experiments, each A B A B against the default after its correctness test:
+# Four megakernel experiments, each A B A B against the default after its correctness test:
 #  - early (-DMRT_MEGA_EARLY_WEIGHTS, src/cuda/mega_gemm.cuh): while a gemm_fp8 tile's reduce
 #    group finalizes (9-13 us on the critical path), thread 0 sets up the next instruction's
 #    GEMM tile and issues its first pipeline stages' weight loads, so D1's weights stream
@@ -9,6 +9,9 @@
 #  - t384 (-DMRT_MEGA_TOPK_THREADS=384): F1 rows on the whole CTA instead of 256 threads (14 us
 #    a row at the end of the critical path); the same row code at 384 threads is
 #    test_index_ops's F1 variant 10, checked against the reference on every case;
+#  - fw2 (-DMRT_MEGA_FIRST_WEIGHTS_NS=2000): the step's first GEMM tiles (B0, C0, B1) hold their
+#    weight loads back 2 us so that A0's row loads meet an idle memory system (A0 9.5-9.8 us a
+#    row in the step, 5.9 alone); timing only, no byte can change;
 #  - help10k (-DMRT_MEGA_HELP_NS=10000): members wait up to 10 us to help their group's
 #    finalization (on session 9's prepared code it recovered 17 of 19 us, session 10 run 2).
 # test_mega_prefix (mega = serial bytes, both policies, 8 shapes, 1000 replays) of each build
@@ -25,6 +28,7 @@ t0=$SECONDS
 build_variant early -DMRT_MEGA_EARLY_WEIGHTS "megartp build-early/tests/gpu/test_mega_prefix" &
 build_variant t384 -DMRT_MEGA_TOPK_THREADS=384 "megartp build-t384/tests/gpu/test_mega_prefix" &
 build_variant help10k -DMRT_MEGA_HELP_NS=10000 megartp &
+build_variant fw2 -DMRT_MEGA_FIRST_WEIGHTS_NS=2000 megartp &
 build_variant san2 "-DMRT_SPIN_LIMIT_CYCLES=2000000000000LL -DMRT_A0_CLUSTER=1 -DMRT_GEMM_NO_CLUSTER" \
     tests/gpu/test_mega_prefix &
 build_or_exit
@@ -38,8 +42,8 @@ for b in early t384; do
     grep FAIL "$O/test_mega_prefix-$b.log" | head -5
 done
 echo "t=$((SECONDS - t0)) s"
-ab_bench serial,cmp,mega build build-early build-t384 build-help10k
-mega_traces 420 build build-early build-t384
+ab_bench serial,cmp,mega build build-early build-t384 build-fw2 build-help10k
+mega_traces 420 build build-early build-t384 build-fw2
 echo "t=$((SECONDS - t0)) s"
 for tool in memcheck racecheck synccheck; do
     left=$((550 - (SECONDS - t0)))

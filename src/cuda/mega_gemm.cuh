@@ -128,6 +128,18 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     } else if (warp == 1) {
         mrt_gemm_aload<KIND, TN>(t, a, tx, base, sxs, bars, pr, wait, lane);
     } else if (warp == 2) {
+#ifdef MRT_MEGA_FIRST_WEIGHTS_NS
+        /* Experiment (compile-checked, session 10): the step's first GEMM tiles (slot 0: B0, C0,
+         * B1) hold their weight loads back this long, so that A0's row loads (first op, critical
+         * path) meet an idle memory system instead of ~17 MB of weight requests issued at the
+         * same moment: A0 took 9.5-9.8 us a row in the step against 5.9 alone. Bounded by the
+         * global timer. */
+        if (wait.slot == 0 && lane == 0) {
+            const unsigned long long t0 = mrt_globaltimer();
+            while (mrt_globaltimer() - t0 < (unsigned long long)(MRT_MEGA_FIRST_WEIGHTS_NS)) __nanosleep(256);
+        }
+        __syncwarp();
+#endif
         if (ph && lane == 0 && !early) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane, early ? (t.nkb < a.stages ? t.nkb : a.stages) : 0);
     } else if (warp >= 4) {
