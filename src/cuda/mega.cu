@@ -233,16 +233,18 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
              * members share a worker's queue (seen under critical-path placement). */
             if (threadIdx.x == 0) {
                 const unsigned t = mrt_atom_add_acq_rel(ticket, 1u) + 1u;
-#ifdef MRT_MEGA_EARLY_WEIGHTS
-                if (slot + 1 < a.max_len) { /* the next tile's weights stream during the finalization */
-                    const uint32_t *wn = q + (size_t)(slot + 1) * MRT_INSTR_WORDS;
-                    unsigned long long *phn = TRACE ? ph + MRT_PH_COUNT : NULL;
-                    early = mrt_mega_gemm_early<TN>(a.ops[wn[1]], wn, smem, phn) ? slot + 1 : -1;
-                }
-#endif
                 last = t == members * epoch || mrt_mega_group_ready(ticket, members * epoch);
             }
             __syncthreads();
+#ifdef MRT_MEGA_EARLY_WEIGHTS
+            /* the next tile's weights stream during the finalization; after the barrier, so
+             * only thread 0's finalization group waits for the issue, not the whole CTA */
+            if (threadIdx.x == 0 && slot + 1 < a.max_len) {
+                const uint32_t *wn = q + (size_t)(slot + 1) * MRT_INSTR_WORDS;
+                unsigned long long *phn = TRACE ? ph + MRT_PH_COUNT : NULL;
+                early = mrt_mega_gemm_early<TN>(a.ops[wn[1]], wn, smem, phn) ? slot + 1 : -1;
+            }
+#endif
             if (last) {
                 const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
                                               a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
