@@ -11,7 +11,7 @@
 #    test_index_ops's F1 variant 10, checked against the reference on every case;
 #  - fw2 (-DMRT_MEGA_FIRST_WEIGHTS_NS=2000): the step's first GEMM tiles (B0, C0, B1) hold their
 #    weight loads back 2 us so that A0's row loads meet an idle memory system (A0 9.5-9.8 us a
-#    row in the step, 5.9 alone); timing only, no byte can change;
+#    row in the step; an A0-only plan 7.0 in session 4); timing only, no byte can change;
 #  - help10k (-DMRT_MEGA_HELP_NS=10000): members wait up to 10 us to help their group's
 #    finalization (on session 9's prepared code it recovered 17 of 19 us, session 10 run 2).
 # test_mega_prefix (mega = serial bytes, both policies, 8 shapes, 1000 replays) of each build

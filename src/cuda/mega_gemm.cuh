@@ -132,8 +132,8 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
         /* Experiment (compile-checked, session 10): the step's first GEMM tiles (slot 0: B0, C0,
          * B1) hold their weight loads back this long, so that A0's row loads (first op, critical
          * path) meet an idle memory system instead of ~17 MB of weight requests issued at the
-         * same moment: A0 took 9.5-9.8 us a row in the step against 5.9 alone. Bounded by the
-         * global timer. */
+         * same moment: A0 took 9.5-9.8 us a row in the step; an A0-only plan took 7.0 in
+         * session 4, when the step's A0 took 14-19. Bounded by the global timer. */
         if (wait.slot == 0 && lane == 0) {
             const unsigned long long t0 = mrt_globaltimer();
             while (mrt_globaltimer() - t0 < (unsigned long long)(MRT_MEGA_FIRST_WEIGHTS_NS)) __nanosleep(256);
