@@ -87,6 +87,15 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
     asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
 }
 
+/* One thread: a GEMM tile's barriers (exactly those the tile invalidates at its end) and its
+ * progress words. */
+template <int KIND>
+static __device__ __forceinline__ void mrt_mega_gemm_setup(const mrt_gemm_bars &bars, const mrt_gemm_progress &pr,
+                                                           int stages) {
+    mrt_gemm_controller_init<KIND>(bars, stages, 0);
+    for (int i = 0; i < 4; i++) pr.set(i, 0);
+}
+
 /* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host); o:
  * the operand row in shared memory, tw / tx: its TMA descriptors in global memory (passed as
  * pointers: with the global row passed by reference, the compiler's clone of this function
@@ -118,10 +127,8 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
     mrt_mega_out epi = {o.out, m1, n1, KIND == MRT_GEMM_FP8 && o.fused_q_b ? &o.qbf : NULL};
     epi.s.out = (uint8_t *)o.out.out + (size_t)t.split * o.plane * (o.out.f32 ? 4 : 2);
-    if (threadIdx.x == 0 && !early) { /* early: mrt_mega_gemm_early did it, and issued the first loads */
-        mrt_gemm_controller_init<KIND>(bars, a.stages, 0);
-        for (int i = 0; i < 4; i++) pr.set(i, 0);
-    }
+    if (threadIdx.x == 0 && !early) /* early: mrt_mega_gemm_early did it, and issued the first loads */
+        mrt_mega_gemm_setup<KIND>(bars, pr, a.stages);
     __syncthreads();
     if (warp == 0) {
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
@@ -196,16 +203,11 @@ static __device__ __noinline__ void mrt_mega_gemm_early_k(const mrt_mega_op &og,
     const L lay(a.stages, a.kb_per_split);
     const mrt_gemm_bars bars = {base + lay.bar_off};
     const mrt_gemm_progress pr = {(volatile int *)(smem + lay.flag_off + 16)};
-    mrt_gemm_controller_init<KIND>(bars, a.stages, 0);
-    for (int i = 0; i < 4; i++) pr.set(i, 0);
+    mrt_mega_gemm_setup<KIND>(bars, pr, a.stages);
     mrt_tma_prefetch_desc(&og.tw);
-    const uint64_t pol = mrt_policy_evict_first();
-    const int first = t.nkb < a.stages ? t.nkb : a.stages;
     if (phn) phn[MRT_PH_WEIGHTS] = mrt_globaltimer();
-    for (int i = 0; i < first; i++) {
-        mrt_gemm_wload_issue<KIND, TN>(t, a, &og.tw, base + i * L::STAGE_BYTES, bars.full_w(i), i, pol);
-        pr.set(0, i + 1);
-    }
+    mrt_gemm_wload_fill<KIND, TN>(t, a, &og.tw, base, bars, pr, 0, t.nkb < a.stages ? t.nkb : a.stages,
+                                  mrt_policy_evict_first());
 }
 /* True when the next instruction (words wn, row og) is a GEMM tile and its first loads are
  * now in flight. */
