@@ -51,7 +51,8 @@ static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) 
 /* How long a member that is not the last of its gemm_fp8 reduce group waits for the group
  * before leaving its finalization to the others (bounded: it never deadlocks, and a member
  * far ahead of its group does not hold its queue). */
-#ifndef MRT_MEGA_HELP_NS /* -DMRT_MEGA_HELP_NS=N: the next session's A/B (0, 10000) */
+#ifndef MRT_MEGA_HELP_NS /* -DMRT_MEGA_HELP_NS=N. 0 (only the last member finalizes): mega 164 us
+                            against 130-135 (H200, session 10 run 1); 10000: scripts/device-next.sh */
 #define MRT_MEGA_HELP_NS 3000
 #endif
 
@@ -114,9 +115,9 @@ static __device__ __noinline__ void mrt_mega_il_tile_wg(const mrt_mega_op &o, co
 }
 #endif
 
-/* F1 rows (payload r0 r1), threads 0..255. The register row (the standalone kernel's
- * variant 9, 32 keys a thread here) measured level in the step (session 9 run 1, H200:
- * 149.4 / 149.6 us against 149.9 / 149.1): the shared-memory row stays. */
+/* F1 rows (payload r0 r1), threads 0..MRT_MEGA_TOPK_THREADS-1 (mega_op.h). The register row
+ * (the standalone kernel's variant 9, 32 keys a thread here) measured level in the step
+ * (session 9 run 1, H200: 149.4 / 149.6 us against 149.9 / 149.1): the shared-memory row stays. */
 static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_MEGA_TOPK_THREADS) return;
     mrt_topk_tile<MRT_MEGA_TOPK_THREADS>(o.tk, (int)pl[0], (int)pl[1], smem, (int)threadIdx.x);
