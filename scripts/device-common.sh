@@ -65,17 +65,33 @@ gpu_tests() {
     done
 }
 
+# build_tests TIMEOUT TEST NAME...: build-NAME/tests/gpu/TEST of each variant under TIMEOUT
+# seconds (log $O/TEST-NAME.log); prints its rc, last line and first failures.
+build_tests() {
+    local limit=$1 t=$2 b
+    shift 2
+    for b in "$@"; do
+        timeout "$limit" build-$b/tests/gpu/$t > "$O/$t-$b.log" 2>&1
+        echo "$b $t rc=$? $(tail -1 "$O/$t-$b.log")"
+        grep FAIL "$O/$t-$b.log" | head -5
+    done
+}
+
 # sweep REPS DEADLINE "M BATCH KV"...: megartp bench glm5-prefix --modes serial,mega at each
-# shape (log $O/sweep-M-KV.md) until the script has run DEADLINE seconds (needs $t0).
+# shape (log $O/sweep-M-KV[-POLICY].md) until the script has run DEADLINE seconds (needs $t0).
+# SWEEP_BUILD (default build) picks the build folder, SWEEP_POLICY (default roundrobin) the
+# megakernel's placement policy.
 sweep() {
-    local reps=$1 deadline=$2 s
+    local reps=$1 deadline=$2 s b=${SWEEP_BUILD:-build} pol=${SWEEP_POLICY:-roundrobin} f
     shift 2
     for s in "$@"; do
         set -- $s
         [ $((SECONDS - t0)) -gt "$deadline" ] && break
-        timeout 60 build/megartp bench glm5-prefix --m $1 --batch $2 --kv $3 --modes serial,mega --reps "$reps" \
-            > "$O/sweep-$1-$3.md" 2>&1
-        echo "sweep M=$1 KV=$3 rc=$? $(grep -E 'F1|step, |same-bytes' "$O/sweep-$1-$3.md" | tr -s ' ' | cut -c1-90 | tr '\n' ' ')"
+        f="$O/sweep-$1-$3.md"
+        [ "$pol" != roundrobin ] && f="$O/sweep-$1-$3-$pol.md"
+        timeout 60 $b/megartp bench glm5-prefix --m $1 --batch $2 --kv $3 --modes serial,mega --reps "$reps" \
+            --policy "$pol" > "$f" 2>&1
+        echo "sweep M=$1 KV=$3 $pol rc=$? $(grep -E 'step, |same-bytes' "$f" | tr -s ' ' | cut -c1-90 | tr '\n' ' ')"
     done
 }
 

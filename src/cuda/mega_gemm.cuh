@@ -300,6 +300,7 @@ struct mrt_mega_fin_ctr {
     unsigned *claim, *done;
     unsigned epoch;
 };
+#ifndef MRT_MEGA_CLAIM_ADD
 static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs) {
     const unsigned e16 = c.epoch & 0xFFFFu;
     unsigned old;
@@ -312,6 +313,20 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
         old = prev;
     }
 }
+#else
+/* Experiment (session 11): one atomicAdd a claim instead of a load and a CAS loop (12 groups
+ * of 128 threads contend for one word: a failed CAS is another round trip). The claim word
+ * counts jobs, epoch-scaled: step e hands out (e-1)*jobs .. e*jobs-1 (modulo 2^32); a claim
+ * past them takes itself back, so the word is e*jobs when the step's launch ends and the
+ * next step starts from its base without a reset. A value below e*jobs is handed out once:
+ * take-backs only undo claims that were past it. */
+static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs) {
+    const unsigned t = atomicAdd(c.claim, 1u) - (c.epoch - 1u) * (unsigned)jobs;
+    if (t < (unsigned)jobs) return (int)t;
+    atomicSub(c.claim, 1u);
+    return -1;
+}
+#endif
 
 /* A member's part of its group's finalization (every member's partial visible): group gi of
  * 128 threads claims jobs until none is left. True, in the group's thread 0, for the group
@@ -320,6 +335,7 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi) {
     const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
     bool completed = false;
+#ifndef MRT_MEGA_CLAIM_ADD
     for (;;) {
         if (g.tid == 0) sm.job[gi] = mrt_mega_claim(c, u.jobs);
         g.sync();
@@ -328,6 +344,29 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
         if (g.tid == 0) completed |= mrt_atom_add_acq_rel(c.done, 1u) + 1u == (unsigned)u.jobs * c.epoch;
     }
+#else
+    /* The done count is a release add whose result is looked at only after the next claim is
+     * issued, so the two round trips overlap. The group completing the unit acquires (fence)
+     * before its signals: release add + acquire fence, PTX's pattern for "the last one in
+     * sees every job's writes". */
+    unsigned prev_done = 0;
+    bool pending = false;
+    for (;;) {
+        if (g.tid == 0) {
+            const int j = mrt_mega_claim(c, u.jobs);
+            if (pending) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
+            sm.job[gi] = j;
+        }
+        g.sync();
+        const int job = sm.job[gi];
+        if (job < 0) break;
+        mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
+        if (g.tid == 0)
+            asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(prev_done) : "l"(c.done) : "memory");
+        pending = true;
+    }
+    if (completed) asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#endif
     return completed;
 }
 

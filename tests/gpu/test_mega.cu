@@ -103,6 +103,31 @@ int main(void) {
         printf("NoOp plan, 500 steps back to back: %.2f us per step\n", ms * 1e3f / 500);
     }
     CHECK(st == MRT_OK, "NoOp steps back to back: %s", st ? mrt_last_error(ctx) : "");
+    /* ... and as the step benchmark launches steps: captured into a CUDA graph (100 steps),
+     * the graph replayed; per step. */
+    {
+        cudaStream_t s = (cudaStream_t)mrt_gpu_exec_stream(x);
+        cudaGraph_t gr = NULL;
+        cudaGraphExec_t ge = NULL;
+        cudaError_t ce = cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
+        for (int r = 0; r < 100 && !ce && !st; r++) st = mrt_gpu_mega_step(x, 0, 0);
+        cudaError_t ce2 = cudaStreamEndCapture(s, &gr);
+        if (!ce) ce = ce2;
+        if (!ce && !st) ce = cudaGraphInstantiate(&ge, gr, 0);
+        for (int rep = 0; rep < 4 && !ce && !st; rep++) {
+            cudaEventRecord(e0, s);
+            ce = cudaGraphLaunch(ge, s);
+            cudaEventRecord(e1, s);
+            if (!ce) ce = cudaEventSynchronize(e1);
+            float ms = 0;
+            cudaEventElapsedTime(&ms, e0, e1);
+            if (rep) printf("NoOp plan, a CUDA graph of 100 steps: %.2f us per step\n", ms * 1e3f / 100);
+        }
+        if (ge) cudaGraphExecDestroy(ge);
+        if (gr) cudaGraphDestroy(gr);
+        CHECK(ce == cudaSuccess && st == MRT_OK, "NoOp steps in a CUDA graph: %s %s", cudaGetErrorString(ce),
+              st ? mrt_last_error(ctx) : "");
+    }
     /* a wait that can never be met: the watchdog names worker, instruction and event */
     mrt_instr stuck = noop;
     stuck.opcode = MRT_OPC_ADD_RMSNORM_QUANT, stuck.wait_count = 1, stuck.task = 0;
