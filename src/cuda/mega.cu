@@ -52,8 +52,9 @@ static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) 
  * before leaving its finalization to the others (bounded: it never deadlocks, and a member
  * far ahead of its group does not hold its queue). */
 #ifndef MRT_MEGA_HELP_NS /* -DMRT_MEGA_HELP_NS=N. 0 (only the last member finalizes): mega 164 us
-                            against 130-135 (H200, session 10 run 1); 10000: scripts/device-next.sh */
-#define MRT_MEGA_HELP_NS 3000
+                            against 130-135 with 3000 (H200, session 10 run 1); 10000 against
+                            3000: 121.2 / 121.5 against 126.8 / 122.4 (session 11 run 1) */
+#define MRT_MEGA_HELP_NS 10000
 #endif
 
 /* One thread: true once every member of the group has taken its ticket (count >= target,

@@ -22,6 +22,11 @@
 #include "ops.h" /* MRT_EPI_* */
 #include "stamp.cuh" /* mrt_globaltimer */
 
+/* How long the step's first GEMM tiles hold their weight loads back (ns; 0: not at all). */
+#ifndef MRT_MEGA_FIRST_WEIGHTS_NS
+#define MRT_MEGA_FIRST_WEIGHTS_NS 2000
+#endif
+
 /* An instruction's event waits, run by one warp (lane 0 spins, the warp leaves together):
  * ld.relaxed.gpu until each counter reaches threshold * epoch (compared modulo 2^32),
  * bounded by MRT_SPIN_LIMIT_CYCLES like every spin (past the bound: a watchdog record naming
@@ -135,12 +140,12 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     } else if (warp == 1) {
         mrt_gemm_aload<KIND, TN>(t, a, tx, base, sxs, bars, pr, wait, lane);
     } else if (warp == 2) {
-#ifdef MRT_MEGA_FIRST_WEIGHTS_NS
-        /* Experiment (compile-checked, session 10): the step's first GEMM tiles (slot 0: B0, C0,
-         * B1) hold their weight loads back this long, so that A0's row loads (first op, critical
-         * path) meet an idle memory system instead of ~17 MB of weight requests issued at the
-         * same moment: A0 took 9.5-9.8 us a row in the step; an A0-only plan took 7.0 in
-         * session 4, when the step's A0 took 14-19. Bounded by the global timer. */
+#if MRT_MEGA_FIRST_WEIGHTS_NS > 0
+        /* The step's first GEMM tiles (slot 0: B0, C0, B1) hold their weight loads back this
+         * long, so that A0's row loads (first op, critical path) do not queue behind ~17 MB of
+         * weight requests issued at the same moment. Measured (H200, session 11 run 1, A B A B):
+         * 2 us: mega 117.0 / 119.9 against 126.8 / 122.4 without; 4 us (run 2): 112.1 / 114.1
+         * against 112.4 / 112.5 for 2 us. Bounded by the global timer. */
         if (wait.slot == 0 && lane == 0) {
             const unsigned long long t0 = mrt_globaltimer();
             while (mrt_globaltimer() - t0 < (unsigned long long)(MRT_MEGA_FIRST_WEIGHTS_NS)) __nanosleep(256);
@@ -293,29 +298,15 @@ static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *p
     for (int job = gi; job < u.jobs; job += MRT_MEGA_GROUPS) mrt_mega_fin_job(o, u, job, g, sm, gi);
 }
 
-/* A reduce group's finalization counters: the next job to claim, packed with the step's low
- * 16 bits (so a step starts from job 0 without a reset: jobs < 2^16), and the jobs done,
- * epoch-scaled. */
+/* A reduce group's finalization counters, both epoch-scaled (no reset between steps): jobs
+ * claimed and jobs done. */
 struct mrt_mega_fin_ctr {
     unsigned *claim, *done;
     unsigned epoch;
 };
-#ifndef MRT_MEGA_CLAIM_ADD
-static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs) {
-    const unsigned e16 = c.epoch & 0xFFFFu;
-    unsigned old;
-    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(old) : "l"(c.claim) : "memory");
-    for (;;) {
-        const unsigned next = (old >> 16) == e16 ? (old & 0xFFFFu) : 0u;
-        if ((int)next >= jobs) return -1;
-        const unsigned prev = atomicCAS(c.claim, old, (e16 << 16) | (next + 1u));
-        if (prev == old) return (int)next;
-        old = prev;
-    }
-}
-#else
-/* Experiment (session 11): one atomicAdd a claim instead of a load and a CAS loop (12 groups
- * of 128 threads contend for one word: a failed CAS is another round trip). The claim word
+/* A job is claimed by one atomicAdd (a load and a CAS loop before: 12 groups of 128 threads
+ * contend for one word, and a failed CAS is another round trip; with the done count below,
+ * mega 110.5 / 110.2 us against 112.4 / 112.5, H200, session 11 run 2). The claim word
  * counts jobs, epoch-scaled: step e hands out (e-1)*jobs .. e*jobs-1 (modulo 2^32); a claim
  * past them takes itself back, so the word is e*jobs when the step's launch ends and the
  * next step starts from its base without a reset. A value below e*jobs is handed out once:
@@ -326,7 +317,6 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
     atomicSub(c.claim, 1u);
     return -1;
 }
-#endif
 
 /* A member's part of its group's finalization (every member's partial visible): group gi of
  * 128 threads claims jobs until none is left. True, in the group's thread 0, for the group
@@ -335,16 +325,6 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi) {
     const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
     bool completed = false;
-#ifndef MRT_MEGA_CLAIM_ADD
-    for (;;) {
-        if (g.tid == 0) sm.job[gi] = mrt_mega_claim(c, u.jobs);
-        g.sync();
-        const int job = sm.job[gi];
-        if (job < 0) break;
-        mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
-        if (g.tid == 0) completed |= mrt_atom_add_acq_rel(c.done, 1u) + 1u == (unsigned)u.jobs * c.epoch;
-    }
-#else
     /* The done count is a release add whose result is looked at only after the next claim is
      * issued, so the two round trips overlap. The group completing the unit acquires (fence)
      * before its signals: release add + acquire fence, PTX's pattern for "the last one in
@@ -366,7 +346,6 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         pending = true;
     }
     if (completed) asm volatile("fence.acq_rel.gpu;" ::: "memory");
-#endif
     return completed;
 }
 

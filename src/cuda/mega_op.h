@@ -16,11 +16,10 @@
 #define MRT_MEGA_THREADS 384
 
 /* F1 rows: threads 0..MRT_MEGA_TOPK_THREADS-1 (a multiple of 32, at most the CTA's 384).
- * -DMRT_MEGA_TOPK_THREADS=384 (experiment, compile-checked, session 10): the whole CTA on a
- * row, which took 14 us on 256 threads at the end of the critical path (session 9 run 4);
- * the same row code at 384 threads is test_index_ops's F1 variant 10. */
+ * The whole CTA: a row took 14.0 us on 256 threads, 11.3 on 384 (traces, H200, session 11
+ * run 1); the same row code at 384 threads is test_index_ops's F1 variant 10. */
 #ifndef MRT_MEGA_TOPK_THREADS
-#define MRT_MEGA_TOPK_THREADS 256
+#define MRT_MEGA_TOPK_THREADS 384
 #endif
 static_assert(MRT_MEGA_TOPK_THREADS % 32 == 0 && MRT_MEGA_TOPK_THREADS <= 384, "F1 rows: whole warps of the CTA");
 #define MRT_MEGA_GROUPS 3         /* finalization groups of 128 threads (named barriers 2..4) */
