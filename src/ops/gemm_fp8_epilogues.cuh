@@ -57,6 +57,25 @@ static __device__ __forceinline__ float mrt_fold_factor(const float *ssq, int ro
     return mrt_rms_factor(ss, width, eps);
 }
 
+/* Loads by a whole warp at once: lane j holds value j of each 32, and every lane (or lane 0)
+ * adds them in index order through shuffles: the same operations in the same order as the
+ * one-thread loops, one memory round trip instead of a chain of them (the finalization jobs
+ * are latency-bound: docs/MEGAKERNEL.md). -DMRT_EPI_SCALAR_LOADS: the loops, for the A/B. */
+#ifndef MRT_EPI_SCALAR_LOADS
+static __device__ __forceinline__ float mrt_fold_factor_warp(const float *ssq, int row, int blocks, int width, float eps) {
+    const int lane = (int)threadIdx.x & 31;
+    double ss = 0;
+    for (int b0 = 0; b0 < blocks; b0 += 32) {
+        const float v = b0 + lane < blocks ? ssq[row * blocks + b0 + lane] : 0.0f;
+        const int n = min(32, blocks - b0);
+        for (int b = 0; b < n; b++) ss += (double)__shfl_sync(0xffffffffu, v, b);
+    }
+    return mrt_rms_factor(ss, width, eps);
+}
+#else
+#define mrt_fold_factor_warp mrt_fold_factor
+#endif
+
 struct mrt_epi_args {
     const float *c; /* [M, N] reduced GEMM output */
     int M, N, K;
@@ -202,7 +221,7 @@ static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int 
     int width = a.nope + a.rope, i = g.tid;
     float rc = 0, rsn = 0;
     if (c1 > a.nope && i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
-    float r = mrt_fold_factor(a.ssq_in, row, a.K / 128, a.K, a.eps);
+    float r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
     for (int d = c0 + i; d < c1; d += g.n) {
         float q = mrt_q_b_fold(a.c[(size_t)row * a.N + h * width + d], r);
         if (d < a.nope) a.q_nope[((size_t)row * a.heads + h) * a.nope + d] = mrt_f32_to_bf16(q);
@@ -224,9 +243,19 @@ static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, 
     int i = g.tid;
     float rc = 0, rsn = 0, gs = 0;
     if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
-    if (i == 0) /* the gate's partials, summed in order */
+    /* the gate's partials, summed in order (lane 0's sum is used) */
+#ifndef MRT_EPI_SCALAR_LOADS
+    if (i < 32)
+        for (int s0 = 0; s0 < a.gate_partials; s0 += 32) {
+            const float v = s0 + i < a.gate_partials ? a.gate[((size_t)(s0 + i) * a.M + row) * a.heads + h] : 0.0f;
+            const int n = min(32, a.gate_partials - s0);
+            for (int s = 0; s < n; s++) gs = __fadd_rn(gs, __shfl_sync(0xffffffffu, v, s));
+        }
+#else
+    if (i == 0)
         for (int s = 0; s < a.gate_partials; s++) gs = __fadd_rn(gs, a.gate[((size_t)s * a.M + row) * a.heads + h]);
-    float r = mrt_fold_factor(a.ssq_in, row, a.K / 128, a.K, a.eps);
+#endif
+    float r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
     rowbuf[i] = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * a.dim + i], r));
     g.sync();
     if (i < a.rope / 2) {

@@ -1,0 +1,41 @@
+#!/bin/bash
+# Session 11, run 4: the final tree. New since run 3: E1 ahead of D2 in the plan order (the
+# planner's order_ops under default tiling: run 3's e1d2 build made the same plan by
+# reordering the model; the seed tiling keeps the article's order), and the finalization
+# epilogues' row loads by a whole warp at once (mrt_fold_factor_warp, INDEX_Q's gate
+# partials; -DMRT_EPI_SCALAR_LOADS = the one-thread loops, for the A/B). Verify (test_serial's 20 shapes, test_mega_prefix,
+# test_mega, test_gemm_fp8's finalizations), A B A B against scalar, the critical-path policy,
+# traces, compute-sanitizer of the reduced-size megakernel step, then the shape sweep of the
+# final tree under both policies ([E] criterion 4).
+# Run: timeout 575 bash scripts/device-s11d.sh
+. "$(dirname "$0")/device-common.sh"
+t0=$SECONDS
+build_variant scalar -DMRT_EPI_SCALAR_LOADS megartp &
+build_variant san2 "-DMRT_SPIN_LIMIT_CYCLES=2000000000000LL -DMRT_A0_CLUSTER=1 -DMRT_GEMM_NO_CLUSTER" \
+    tests/gpu/test_mega_prefix &
+build_or_exit
+wait
+echo "builds $((SECONDS - t0)) s"
+{
+gpu_tests 150 test_mega_prefix test_serial test_mega "test_gemm_fp8 --quick"
+grep -E "NoOp" "$O/test_mega.log"
+echo "t=$((SECONDS - t0)) s"
+ab_bench serial,cmp,mega build build-scalar
+for b in build build-scalar; do
+    timeout 60 $b/megartp bench glm5-prefix --modes serial,mega --policy critical-path > "$O/bench-cp-$b.md" 2>&1
+    echo "critical-path $b rc=$? $(grep -E 'step, ' "$O/bench-cp-$b.md" | tr -s ' ' | cut -c1-100 | tr '\n' ' ')"
+done
+mega_traces 330 build
+timeout 30 build/megartp trace glm5-prefix --backend mega --policy critical-path -o "$O/trace-cp.json" > "$O/trace-cp.txt" 2>&1
+echo "trace critical-path rc=$?"; sed -n 4,14p "$O/trace-cp.txt"
+echo "t=$((SECONDS - t0)) s"
+for tool in memcheck racecheck synccheck; do
+    sanitize $tool 90 mega-tiny build-san2/tests/gpu/test_mega_prefix --tiny
+done
+echo "t=$((SECONDS - t0)) s"
+SHAPES=("1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 8192" "16 2 65536" "64 2 1024" "64 2 8192" "64 2 65536"
+    "128 2 1024" "128 2 8192" "128 2 65536")
+sweep 30 470 "${SHAPES[@]}"
+SWEEP_POLICY=critical-path sweep 30 545 "${SHAPES[@]}"
+echo "t=$((SECONDS - t0)) s"
+} 2>&1 | tee "$O/summary.txt"
