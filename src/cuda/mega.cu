@@ -198,7 +198,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         const uint32_t *pl = w + 24;
         switch (opcode) {
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
-            mrt_mega_a0(o, pl, &fin.ds[0][0]);
+            mrt_mega_a0(o, pl, fin.ds);
             break;
         case MRT_OPC_GEMM_FP8: mrt_mega_gemm_tile<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph MRT_MEGA_EARLY_ARG); break;
         case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph MRT_MEGA_EARLY_ARG); break;
@@ -250,8 +250,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             if (last) {
                 const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
                                               a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
-                const int gi = (int)threadIdx.x / 128;
-                const mrt_grp g = {(int)threadIdx.x - gi * 128, 128, 2 + gi};
+                const int gn = mrt_mega_fin_threads(o), gi = (int)threadIdx.x / gn;
+                const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
                 if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi) && g.tid == 0)
                     mrt_mega_signal(a, w, nsig, true);
             }

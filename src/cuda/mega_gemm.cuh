@@ -227,13 +227,27 @@ static __device__ __forceinline__ bool mrt_mega_gemm_early(const mrt_mega_op &og
     }
 }
 
-/* Scratch of the finalization groups (static shared memory of the megakernel). */
+/* Scratch of the finalization groups (static shared memory of the megakernel): three groups
+ * of 128 threads, or six of 64 (INDEX_Q, mrt_mega_fin_threads), each with its share. */
+#define MRT_MEGA_FIN_MAX_GROUPS 6
 struct mrt_mega_fin_smem {
-    double ds[MRT_MEGA_GROUPS][32];
-    float fs[MRT_MEGA_GROUPS][32];
-    float rowbuf[MRT_MEGA_GROUPS][256];
-    int job[MRT_MEGA_GROUPS]; /* the job a group claimed */
+    double ds[MRT_MEGA_GROUPS * 32];
+    float fs[MRT_MEGA_GROUPS * 32];
+    float rowbuf[MRT_MEGA_GROUPS * 256];
+    int job[MRT_MEGA_FIN_MAX_GROUPS]; /* the job a group claimed */
+    __device__ __forceinline__ double *dsg(const mrt_grp &g, int gi) { return ds + gi * (g.n / 4); }
+    __device__ __forceinline__ float *fsg(const mrt_grp &g, int gi) { return fs + gi * (g.n / 4); }
+    __device__ __forceinline__ float *rowg(const mrt_grp &g, int gi) { return rowbuf + gi * (2 * g.n); }
 };
+
+/* Threads in a finalization group: 128 (one column a thread: QKV_A's fp64 sums keep the
+ * standalone kernel's order), or 64 for INDEX_Q, whose epilogue has no order-dependent sum
+ * (a max, element-wise steps): twice the groups, so a unit's 16 row jobs (GLM-5 M=16) take
+ * one round of its 4 members' 24 groups instead of two rounds of 12. The 64-thread group
+ * needs the head in its 128 floats of row buffer and the RoPE pairs one a thread. */
+static __device__ __forceinline__ int mrt_mega_fin_threads(const mrt_mega_op &o) {
+    return o.epi_kind == MRT_EPI_INDEX_Q && o.epi.dim <= 128 && o.epi.rope / 2 <= 64 ? 64 : 128;
+}
 
 static __device__ __forceinline__ unsigned mrt_atom_add_acq_rel(unsigned *p, unsigned v) {
     unsigned t;
@@ -275,16 +289,16 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
     g.sync();
     switch (o.epi_kind) {
     case MRT_EPI_QKV_A:
-        if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, c0, sm.ds[gi], sm.fs[gi]);
-        else mrt_epi_qkv_a_kv(g, e, row, sm.ds[gi], sm.fs[gi]);
+        if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, c0, sm.dsg(g, gi), sm.fsg(g, gi));
+        else mrt_epi_qkv_a_kv(g, e, row, sm.dsg(g, gi), sm.fsg(g, gi));
         break;
-    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, e, row, sm.ds[gi], sm.fs[gi], sm.rowbuf[gi]); break;
+    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, e, row, sm.dsg(g, gi), sm.fsg(g, gi), sm.rowg(g, gi)); break;
     case MRT_EPI_Q_B: {
         const int h = u.h0 + pc;
-        mrt_epi_q_b(g, e, row, h, c0 - h * u.width, c1 - h * u.width, sm.rowbuf[gi]);
+        mrt_epi_q_b(g, e, row, h, c0 - h * u.width, c1 - h * u.width, sm.rowg(g, gi));
         break;
     }
-    default: mrt_epi_index_q(g, e, row, u.h0 + pc, sm.fs[gi], sm.rowbuf[gi]); break;
+    default: mrt_epi_index_q(g, e, row, u.h0 + pc, sm.fsg(g, gi), sm.rowg(g, gi)); break;
     }
     g.sync(); /* the group's next job writes what this epilogue may still read */
 }

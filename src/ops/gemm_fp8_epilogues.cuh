@@ -60,8 +60,9 @@ static __device__ __forceinline__ float mrt_fold_factor(const float *ssq, int ro
 /* Loads by a whole warp at once: lane j holds value j of each 32, and every lane (or lane 0)
  * adds them in index order through shuffles: the same operations in the same order as the
  * one-thread loops, one memory round trip instead of a chain of them (the finalization jobs
- * are latency-bound: docs/MEGAKERNEL.md). -DMRT_EPI_SCALAR_LOADS: the loops, for the A/B. */
-#ifndef MRT_EPI_SCALAR_LOADS
+ * are latency-bound: docs/MEGAKERNEL.md). Measured against the loops (H200, session 11 run 4,
+ * A B A B): mega 101.74 / 101.10 us against 103.11 / 101.07, serial 77.13 / 77.03 against
+ * 77.33 / 77.37. Used here and in INDEX_Q's gate partials. */
 static __device__ __forceinline__ float mrt_fold_factor_warp(const float *ssq, int row, int blocks, int width, float eps) {
     const int lane = (int)threadIdx.x & 31;
     double ss = 0;
@@ -72,9 +73,6 @@ static __device__ __forceinline__ float mrt_fold_factor_warp(const float *ssq, i
     }
     return mrt_rms_factor(ss, width, eps);
 }
-#else
-#define mrt_fold_factor_warp mrt_fold_factor
-#endif
 
 struct mrt_epi_args {
     const float *c; /* [M, N] reduced GEMM output */
@@ -237,26 +235,24 @@ static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int 
     g.sync(); /* rowbuf is read before the group's next piece writes it */
 }
 
-/* INDEX_Q, one head of one row (dim threads): fold, bf16, RoPE on the first rope values,
- * power-of-two quantization, the gate (partials summed in order) folded into wI. */
+/* INDEX_Q, one head of one row (dim / g.n columns a thread, g.n >= 32 and >= rope / 2): fold,
+ * bf16, RoPE on the first rope values, power-of-two quantization, the gate (partials summed
+ * in order) folded into wI. Nothing here depends on the group's size: the head's amax is a
+ * max, the rest element-wise (the megakernel runs 64-thread groups, the standalone kernel
+ * 128). */
 static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, int row, int h, float *fscratch, float *rowbuf) {
     int i = g.tid;
     float rc = 0, rsn = 0, gs = 0;
     if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
     /* the gate's partials, summed in order (lane 0's sum is used) */
-#ifndef MRT_EPI_SCALAR_LOADS
     if (i < 32)
         for (int s0 = 0; s0 < a.gate_partials; s0 += 32) {
             const float v = s0 + i < a.gate_partials ? a.gate[((size_t)(s0 + i) * a.M + row) * a.heads + h] : 0.0f;
             const int n = min(32, a.gate_partials - s0);
             for (int s = 0; s < n; s++) gs = __fadd_rn(gs, __shfl_sync(0xffffffffu, v, s));
         }
-#else
-    if (i == 0)
-        for (int s = 0; s < a.gate_partials; s++) gs = __fadd_rn(gs, a.gate[((size_t)s * a.M + row) * a.heads + h]);
-#endif
     float r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
-    rowbuf[i] = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * a.dim + i], r));
+    for (int d = i; d < a.dim; d += g.n) rowbuf[d] = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * a.dim + d], r));
     g.sync();
     if (i < a.rope / 2) {
         float x = rowbuf[2 * i], y = rowbuf[2 * i + 1];
@@ -264,9 +260,11 @@ static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, 
         rowbuf[2 * i] = x, rowbuf[2 * i + 1] = y;
     }
     g.sync();
-    float v = rowbuf[i];
-    float qs = mrt_pow2_scale(mrt_grp_max(g, fabsf(v), fscratch));
-    a.q8i[((size_t)row * a.heads + h) * a.dim + i] = mrt_f32_to_e4m3(__fdiv_rn(v, qs));
+    float amax = 0;
+    for (int d = i; d < a.dim; d += g.n) amax = fmaxf(amax, fabsf(rowbuf[d]));
+    float qs = mrt_pow2_scale(mrt_grp_max(g, amax, fscratch));
+    for (int d = i; d < a.dim; d += g.n)
+        a.q8i[((size_t)row * a.heads + h) * a.dim + d] = mrt_f32_to_e4m3(__fdiv_rn(rowbuf[d], qs));
     if (i == 0) {
         float c1 = (float)(1.0 / sqrt((double)a.dim)), c2 = (float)(1.0 / sqrt((double)a.heads));
         a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), c1), c2);
