@@ -3,7 +3,9 @@
 # collect in $O and, when $OUT is set, leave as one archive $OUT/logs.tgz when the script
 # ends (also when a timeout kills a step).
 set -u
-cd "$(dirname "$0")/.."
+# the repository root: where a device script is run from, or above the script's folder (a
+# command line that sources this file from the root has $0 = bash)
+[ -f Makefile ] && [ -d scripts ] || cd "$(dirname "$0")/.."
 O=/tmp/megartp-logs; rm -rf "$O"; mkdir -p "$O"
 [ -n "${OUT:-}" ] && trap 'tar czf "$OUT/logs.tgz" -C "$O" . 2>/dev/null' EXIT
 export PATH=/usr/local/cuda/bin:$PATH

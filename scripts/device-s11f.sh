@@ -1,0 +1,16 @@
+#!/bin/bash
+# Session 11, run 6 (run inline on the machine still warm from run 5, as the commands below):
+# test_mega (NoOp cost, the watchdog) and the shape sweep of the final tree, both policies.
+# Run: timeout 250 bash scripts/device-s11f.sh
+. "$(dirname "$0")/device-common.sh"
+t0=$SECONDS
+build_or_exit build/megartp build/tests/gpu/test_mega
+{
+gpu_tests 60 test_mega
+grep NoOp "$O/test_mega.log"
+SHAPES=("1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 8192" "16 2 65536" "64 2 1024" "64 2 8192" "64 2 65536"
+    "128 2 1024" "128 2 8192" "128 2 65536")
+sweep 30 120 "${SHAPES[@]}"
+SWEEP_POLICY=critical-path sweep 30 200 "${SHAPES[@]}"
+echo "t=$((SECONDS - t0)) s"
+} 2>&1 | tee "$O/summary.txt"
