@@ -139,14 +139,62 @@ static __device__ __forceinline__ void mrt_mega_row_copy(mrt_mega_op &dst, const
     for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) d[i] = __ldg(s + i);
 }
 
+#if defined(MRT_MEGA_TWO_SLOTS) && defined(MRT_MEGA_EARLY_WEIGHTS)
+#error "MRT_MEGA_TWO_SLOTS and MRT_MEGA_EARLY_WEIGHTS: the early weights read the next slot's words from global memory"
+#endif
+#ifdef MRT_MEGA_TWO_SLOTS
+/* Two instruction slots (DESIGN.md section 3; experiment, -DMRT_MEGA_TWO_SLOTS, compile-checked
+ * in session 11): an instruction's words and operand row arrive in shared memory by bulk copies
+ * (TMA) issued while earlier instructions run, so a worker moves from one instruction to the
+ * next without the two dependent global round trips of the copy (words, then the row they
+ * name). Words travel two instructions ahead (a ring of three), the row one ahead (two
+ * slots), named by words that arrived an instruction earlier. Each buffer has an mbarrier
+ * ("instruction arrived") with one arrival and the copy's bytes. */
+struct mrt_mega_slots {
+    uint32_t w[3][MRT_INSTR_WORDS]; /* words of instruction s in w[s % 3] */
+    mrt_mega_op op[2];              /* operand row of instruction s in op[s & 1] */
+    uint64_t wbar[3], obar[2];
+};
+static_assert(sizeof(mrt_mega_op) % 64 == 0, "operand rows stay 64-byte aligned in the slot array");
+
+/* One thread: words of instruction s (if it exists) on their way into their ring entry. */
+static __device__ __forceinline__ void mrt_mega_fetch_words(mrt_mega_slots &S, const uint32_t *q, int s, int len) {
+    if (s >= len) return;
+    const uint32_t bar = mrt_smem_u32(&S.wbar[s % 3]), bytes = MRT_INSTR_WORDS * 4;
+    mrt_mbar_arrive_tx(bar, bytes);
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     mrt_smem_u32(S.w[s % 3])),
+                 "l"(q + (size_t)s * MRT_INSTR_WORDS), "r"(bytes), "r"(bar)
+                 : "memory");
+}
+/* One thread: the operand row of instruction s (if it exists), less its TMA descriptors, on
+ * its way into its slot; waits (bounded) for s's words, which name the row. */
+static __device__ __forceinline__ void mrt_mega_fetch_row(mrt_mega_slots &S, const mrt_mega_op *ops, int s, int len,
+                                                          unsigned *diag) {
+    if (s >= len) return;
+    mrt_mbar_wait_empty(mrt_smem_u32(&S.wbar[s % 3]), (uint32_t)(s / 3) & 1u, diag, s % 3, s, 3);
+    constexpr uint32_t skip = (uint32_t)offsetof(mrt_mega_op, ga), bytes = (uint32_t)sizeof(mrt_mega_op) - skip;
+    const uint32_t bar = mrt_smem_u32(&S.obar[s & 1]);
+    mrt_mbar_arrive_tx(bar, bytes);
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     mrt_smem_u32(&S.op[s & 1]) + skip),
+                 "l"((const uint8_t *)&ops[S.w[s % 3][1]] + skip), "r"(bytes), "r"(bar)
+                 : "memory");
+}
+#endif
+
 /* TN: the plan's tokens per GEMM tile (wgmma N), a template parameter so each instantiation
  * holds one width of the GEMM roles: with all five inlined, ptxas spilled 17 KB a thread
  * (3 KB stack) and the step took 249 us instead of 195 (H200, 2026-11-29, GLM-5 M=16). */
 template <bool TRACE, int TN>
 __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_args a) {
     extern __shared__ uint8_t mrt_mega_smem_raw[];
+#ifndef MRT_MEGA_TWO_SLOTS
     __shared__ uint32_t w[MRT_INSTR_WORDS];
     __shared__ __align__(64) mrt_mega_op op; /* the instruction's operand row, less its TMA descriptors */
+#else
+    __shared__ __align__(128) mrt_mega_slots S;
+#endif
     __shared__ mrt_mega_fin_smem fin;
     __shared__ int last; /* gemm_fp8 groups: this CTA takes part in the group's finalization */
     /* GEMM layouts and TMA boxes want 1024-byte alignment (128-byte swizzle atoms) */
@@ -166,10 +214,33 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
 #define MRT_MEGA_EARLY_ARG
 #endif
     if (threadIdx.x == 0) epoch_s = atomicAdd(a.launches, 1u) / gridDim.x + 1u;
+#ifdef MRT_MEGA_TWO_SLOTS
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < 3; i++) mrt_mbar_init(mrt_smem_u32(&S.wbar[i]), 1);
+        for (int i = 0; i < 2; i++) mrt_mbar_init(mrt_smem_u32(&S.obar[i]), 1);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        mrt_mega_fetch_words(S, q, 0, a.max_len);
+        mrt_mega_fetch_words(S, q, 1, a.max_len);
+        mrt_mega_fetch_row(S, a.ops, 0, a.max_len, a.diag);
+    }
+#endif
     __syncthreads();
     const unsigned epoch = epoch_s;
     for (int slot = 0; slot < a.max_len; slot++) {
         __syncthreads(); /* the previous instruction is done with w and op */
+#ifdef MRT_MEGA_TWO_SLOTS
+        /* the buffers the previous instruction read (generic proxy) are free: the next words
+         * and row go into them (async proxy) while this instruction runs */
+        if (threadIdx.x == 0) {
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            mrt_mega_fetch_words(S, q, slot + 2, a.max_len);
+            mrt_mega_fetch_row(S, a.ops, slot + 1, a.max_len, a.diag);
+        }
+        mrt_mbar_wait_full(mrt_smem_u32(&S.wbar[slot % 3]), (uint32_t)(slot / 3) & 1u, a.diag);
+        mrt_mbar_wait_full(mrt_smem_u32(&S.obar[slot & 1]), (uint32_t)(slot / 2) & 1u, a.diag);
+        uint32_t *const w = S.w[slot % 3];
+        mrt_mega_op &op = S.op[slot & 1];
+#else
         /* The instruction's words and its operand row, both into shared memory before one
          * barrier: every thread reads words 0-1 itself (one broadcast load), so the row's
          * copy needs no second barrier. The row leaves global memory because arguments read
@@ -180,6 +251,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         if (threadIdx.x < MRT_INSTR_WORDS) w[threadIdx.x] = q[slot * MRT_INSTR_WORDS + threadIdx.x];
         if ((w01.x & 0xFFu) != MRT_OPC_NOOP) mrt_mega_row_copy(op, a.ops[w01.y]);
         __syncthreads();
+#endif
         uint32_t opcode = w[0] & 0xFFu, nwait = (w[0] >> 16) & 0xFu, nsig = (w[0] >> 20) & 0xFu;
         if (opcode == MRT_OPC_NOOP) continue;
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_VISIBLE);
