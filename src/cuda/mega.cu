@@ -20,9 +20,11 @@
  *            the group's MRT_PUB_BY_FINALIZER signals. A lone gemm_fp8 tile finalizes its
  *            unit itself before any signal; other groups signal from the member that
  *            completes the ticket.
- * Not yet: two instruction slots, shared-memory pages: each instruction runs to completion
- * before the next is decoded. (An L2 prefetch of the next GEMM tile's weights while an
- * instruction finalizes was measured slower and removed: docs/MEGAKERNEL.md.) */
+ * Each instruction's words and operand row are copied in when the worker reaches it; two
+ * instruction slots filled ahead by bulk copies exist behind -DMRT_MEGA_TWO_SLOTS (correct,
+ * measured 0.6 us slower: docs/MEGAKERNEL.md). No shared-memory pages: a GEMM tile's weights
+ * stream from its start, not during the previous instruction (an L2 prefetch of them, and
+ * issuing the first stages during a finalization, were measured and did not pay). */
 #include <cuda_runtime.h>
 #include <string.h>
 
@@ -143,13 +145,14 @@ static __device__ __forceinline__ void mrt_mega_row_copy(mrt_mega_op &dst, const
 #error "MRT_MEGA_TWO_SLOTS and MRT_MEGA_EARLY_WEIGHTS: the early weights read the next slot's words from global memory"
 #endif
 #ifdef MRT_MEGA_TWO_SLOTS
-/* Two instruction slots (DESIGN.md section 3; experiment, -DMRT_MEGA_TWO_SLOTS, compile-checked
- * in session 11): an instruction's words and operand row arrive in shared memory by bulk copies
+/* Two instruction slots (DESIGN.md section 3; experiment, -DMRT_MEGA_TWO_SLOTS): an instruction's words and operand row arrive in shared memory by bulk copies
  * (TMA) issued while earlier instructions run, so a worker moves from one instruction to the
  * next without the two dependent global round trips of the copy (words, then the row they
  * name). Words travel two instructions ahead (a ring of three), the row one ahead (two
  * slots), named by words that arrived an instruction earlier. Each buffer has an mbarrier
- * ("instruction arrived") with one arrival and the copy's bytes. */
+ * ("instruction arrived") with one arrival and the copy's bytes. Measured (H200, session 11
+ * run 7): mega = serial bytes (test_mega_prefix, 1000 replays), step 98.54 / 98.70 us against
+ * 97.90 / 98.13 without: off by default. */
 struct mrt_mega_slots {
     uint32_t w[3][MRT_INSTR_WORDS]; /* words of instruction s in w[s % 3] */
     mrt_mega_op op[2];              /* operand row of instruction s in op[s & 1] */
