@@ -67,6 +67,16 @@ gpu_tests() {
     done
 }
 
+# cp_bench BUILD_DIR...: megartp bench glm5-prefix --modes serial,mega --policy critical-path
+# from each build folder (log $O/bench-cp-<dir>.md); prints the step lines.
+cp_bench() {
+    local b
+    for b in "$@"; do
+        timeout 60 $b/megartp bench glm5-prefix --modes serial,mega --policy critical-path > "$O/bench-cp-$b.md" 2>&1
+        echo "critical-path $b rc=$? $(grep -E 'step, ' "$O/bench-cp-$b.md" | tr -s ' ' | cut -c1-100 | tr '\n' ' ')"
+    done
+}
+
 # build_tests TIMEOUT TEST NAME...: build-NAME/tests/gpu/TEST of each variant under TIMEOUT
 # seconds (log $O/TEST-NAME.log); prints its rc, last line and first failures.
 build_tests() {

@@ -325,7 +325,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             if (last) {
                 const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
                                               a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
-                const int gn = mrt_mega_fin_threads(o), gi = (int)threadIdx.x / gn;
+                const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
                 const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
                 if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi) && g.tid == 0)
                     mrt_mega_signal(a, w, nsig, true);

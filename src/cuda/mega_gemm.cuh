@@ -240,12 +240,19 @@ struct mrt_mega_fin_smem {
     __device__ __forceinline__ float *rowg(const mrt_grp &g, int gi) { return rowbuf + gi * (2 * g.n); }
 };
 
-/* Threads in a finalization group: 128 (one column a thread: QKV_A's fp64 sums keep the
- * standalone kernel's order), or 64 for INDEX_Q, whose epilogue has no order-dependent sum
- * (a max, element-wise steps): twice the groups, so a unit's 16 row jobs (GLM-5 M=16) take
- * one round of its 4 members' 24 groups instead of two rounds of 12. The 64-thread group
- * needs the head in its 128 floats of row buffer and the RoPE pairs one a thread. */
-static __device__ __forceinline__ int mrt_mega_fin_threads(const mrt_mega_op &o) {
+/* Threads in a finalization group: 128 (one column a thread), or 64 for INDEX_Q, whose
+ * epilogue has no order-dependent sum (a max, element-wise steps): twice the groups, so a
+ * unit's 16 row jobs (GLM-5 M=16) take one round of its 4 members' 24 groups instead of two
+ * rounds of 12 (D1 computed -> published 11.4 -> 7.8 us, H200, session 11 run 5). The
+ * 64-thread group needs the head in its 128 floats of row buffer and the RoPE pairs one a
+ * thread. Experiment (-DMRT_MEGA_QKVA_G64, compile-checked, session 11): QKV_A's q units too
+ * (two columns a thread, the block's fp64 sum in the 128-thread order: mrt_grp_sum_f64_k); B0
+ * computed -> published was 7.7 us on the critical path in run 5. */
+static __device__ __forceinline__ int mrt_mega_fin_threads(const mrt_mega_op &o, const uint32_t *pl) {
+#ifdef MRT_MEGA_QKVA_G64
+    if (o.epi_kind == MRT_EPI_QKV_A && (int)pl[2] < o.epi.q_lora) return 64;
+#endif
+    (void)pl;
     return o.epi_kind == MRT_EPI_INDEX_Q && o.epi.dim <= 128 && o.epi.rope / 2 <= 64 ? 64 : 128;
 }
 

@@ -34,17 +34,33 @@ struct mrt_grp {
 };
 static __device__ __forceinline__ mrt_grp mrt_grp_cta() { return mrt_grp{(int)threadIdx.x, (int)blockDim.x, 0}; }
 
-/* Group-wide sum of one double per thread; every thread gets the total. Fixed tree order:
- * deterministic run to run. */
-static __device__ __forceinline__ double mrt_grp_sum_f64(const mrt_grp &g, double v, double *scratch) {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    int warp = g.tid >> 5, lane = g.tid & 31, nw = g.n >> 5;
+/* Group-wide sum of doubles; every thread gets the total. Fixed tree order (deterministic
+ * run to run): each warp's shuffle tree, then the warps' sums in index order. K values a
+ * thread: v[k] is virtual thread tid + k * g.n's, and the sum is the one K * g.n threads
+ * holding one value each would take (a virtual warp's tree is its real warp's, the virtual
+ * warps are added in index order): the same bits at any K. */
+template <int K>
+static __device__ __forceinline__ double mrt_grp_sum_f64_k(const mrt_grp &g, const double (&v)[K], double *scratch) {
+    const int warp = g.tid >> 5, lane = g.tid & 31, nw = g.n >> 5;
+    double s[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        s[k] = v[k];
+        for (int o = 16; o > 0; o >>= 1) s[k] += __shfl_xor_sync(0xffffffffu, s[k], o);
+    }
     g.sync(); /* scratch may still be read by a previous call */
-    if (lane == 0) scratch[warp] = v;
+    if (lane == 0)
+#pragma unroll
+        for (int k = 0; k < K; k++) scratch[warp + k * nw] = s[k];
     g.sync();
     double t = 0;
-    for (int i = 0; i < nw; i++) t += scratch[i];
+    for (int i = 0; i < K * nw; i++) t += scratch[i];
     return t;
+}
+
+static __device__ __forceinline__ double mrt_grp_sum_f64(const mrt_grp &g, double v, double *scratch) {
+    const double one[1] = {v};
+    return mrt_grp_sum_f64_k<1>(g, one, scratch);
 }
 
 /* The 8-element chunks [cb, ce) of one row (cb, ce multiples of 16: whole 128-groups).

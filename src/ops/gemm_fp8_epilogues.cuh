@@ -122,18 +122,38 @@ static __device__ __forceinline__ void mrt_cache_slot_dev(const mrt_epi_args &a,
 }
 
 /* QKV_A, q unit: 128 columns [c0, c0 + 128) of q_c: quantize w_qn * q_c with its own block
- * scale, publish the block's sum of q_c^2 (the consumers fold the row's RMSNorm factor). */
-static __device__ void mrt_epi_qkv_a_q(const mrt_grp &g, const mrt_epi_args &a, int row, int c0, double *dscratch, float *fscratch) {
-    int i = g.tid; /* 128 threads, one column each */
-    float q = mrt_round_bf16(a.c[(size_t)row * a.N + c0 + i]);
-    float y = __fmul_rn(mrt_bf16_to_f32(a.w_qn[c0 + i]), q);
-    double ss = mrt_grp_sum_f64(g, (double)q * (double)q, dscratch);
-    float s = mrt_block_scale(mrt_grp_max(g, fabsf(y), fscratch));
-    a.qr8[(size_t)row * a.q_lora + c0 + i] = mrt_f32_to_e4m3(__fdiv_rn(y, s));
+ * scale, publish the block's sum of q_c^2 (the consumers fold the row's RMSNorm factor).
+ * K = 128 / g.n columns a thread (c0 + tid + k * g.n); the sum of squares in the order of 128
+ * threads whatever K (mrt_grp_sum_f64_k), the block's amax a max: the same bits at any K. */
+template <int K>
+static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a, int row, int c0, double *dscratch,
+                                         float *fscratch) {
+    const int i = g.tid;
+    float y[K], amax = 0;
+    double sq[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const int col = c0 + i + k * g.n;
+        const float q = mrt_round_bf16(a.c[(size_t)row * a.N + col]);
+        y[k] = __fmul_rn(mrt_bf16_to_f32(a.w_qn[col]), q);
+        sq[k] = (double)q * (double)q;
+        amax = k ? fmaxf(amax, fabsf(y[k])) : fabsf(y[k]);
+    }
+    double ss = mrt_grp_sum_f64_k<K>(g, sq, dscratch);
+    float s = mrt_block_scale(mrt_grp_max(g, amax, fscratch));
+#pragma unroll
+    for (int k = 0; k < K; k++) a.qr8[(size_t)row * a.q_lora + c0 + i + k * g.n] = mrt_f32_to_e4m3(__fdiv_rn(y[k], s));
     if (i == 0) {
         a.sqr[row * (a.q_lora / 128) + c0 / 128] = s;
         a.ssq_out[row * (a.q_lora / 128) + c0 / 128] = (float)ss;
     }
+}
+static __device__ void mrt_epi_qkv_a_q(const mrt_grp &g, const mrt_epi_args &a, int row, int c0, double *dscratch,
+                                       float *fscratch) {
+#ifdef MRT_MEGA_QKVA_G64
+    if (g.n == 64) return mrt_epi_qkv_a_q_k<2>(g, a, row, c0, dscratch, fscratch);
+#endif
+    mrt_epi_qkv_a_q_k<1>(g, a, row, c0, dscratch, fscratch); /* 128 threads, one column each */
 }
 
 /* QKV_A, kv unit: RMSNorm of kv_c, 1x128 quantization, RoPE of k_pe, the fp8_ds_mla entry. */
