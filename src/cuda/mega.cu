@@ -141,9 +141,6 @@ static __device__ __forceinline__ void mrt_mega_row_copy(mrt_mega_op &dst, const
     for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) d[i] = __ldg(s + i);
 }
 
-#if defined(MRT_MEGA_TWO_SLOTS) && defined(MRT_MEGA_EARLY_WEIGHTS)
-#error "MRT_MEGA_TWO_SLOTS and MRT_MEGA_EARLY_WEIGHTS: the early weights read the next slot's words from global memory"
-#endif
 #ifdef MRT_MEGA_TWO_SLOTS
 /* Two instruction slots (DESIGN.md section 3; experiment, -DMRT_MEGA_TWO_SLOTS): an instruction's words and operand row arrive in shared memory by bulk copies
  * (TMA) issued while earlier instructions run, so a worker moves from one instruction to the
@@ -209,13 +206,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
      * and launches on a stream do not overlap, so the CTAs of step k draw tickets
      * (k-1)*gridDim.x .. k*gridDim.x-1. */
     __shared__ unsigned epoch_s;
-#ifdef MRT_MEGA_EARLY_WEIGHTS
-    __shared__ int early; /* the slot whose GEMM tile has its first weight loads in flight (mrt_mega_gemm_early) */
-    if (threadIdx.x == 0) early = -1;
-#define MRT_MEGA_EARLY_ARG , early == slot
-#else
-#define MRT_MEGA_EARLY_ARG
-#endif
     if (threadIdx.x == 0) epoch_s = atomicAdd(a.launches, 1u) / gridDim.x + 1u;
 #ifdef MRT_MEGA_TWO_SLOTS
     if (threadIdx.x == 0) {
@@ -275,9 +265,9 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
             mrt_mega_a0(o, pl, fin.ds);
             break;
-        case MRT_OPC_GEMM_FP8: mrt_mega_gemm_tile<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph MRT_MEGA_EARLY_ARG); break;
-        case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph MRT_MEGA_EARLY_ARG); break;
-        case MRT_OPC_BMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph MRT_MEGA_EARLY_ARG); break;
+        case MRT_OPC_GEMM_FP8: mrt_mega_gemm_tile<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
+        case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
+        case MRT_OPC_BMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
         case MRT_OPC_INDEX_LOGITS:
 #ifndef MRT_E1_MMA_SYNC /* the mma.sync tile only as a call: no E1 code inlined in the kernel body */
             if (o.il.heads == 32 || o.il.heads == 64) mrt_mega_il_tile_wg(o, pl, smem);
@@ -313,15 +303,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
                 last = t == members * epoch || mrt_mega_group_ready(ticket, members * epoch);
             }
             __syncthreads();
-#ifdef MRT_MEGA_EARLY_WEIGHTS
-            /* the next tile's weights stream during the finalization; after the barrier, so
-             * only thread 0's finalization group waits for the issue, not the whole CTA */
-            if (threadIdx.x == 0 && slot + 1 < a.max_len) {
-                const uint32_t *wn = q + (size_t)(slot + 1) * MRT_INSTR_WORDS;
-                unsigned long long *phn = TRACE ? ph + MRT_PH_COUNT : NULL;
-                early = mrt_mega_gemm_early<TN>(a.ops[wn[1]], wn, smem, phn) ? slot + 1 : -1;
-            }
-#endif
             if (last) {
                 const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
                                               a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};

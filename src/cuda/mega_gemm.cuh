@@ -111,14 +111,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_setup(const mrt_gemm_bars &
 template <int KIND, int TN>
 static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
                                                         const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
-                                                          const mrt_mega_wait &wait, unsigned long long *ph
-#ifdef MRT_MEGA_EARLY_WEIGHTS
-                                                          , bool early
-#endif
-                                                          ) {
-#ifndef MRT_MEGA_EARLY_WEIGHTS
-    constexpr bool early = false; /* the default build's tile code stays as measured */
-#endif
+                                                          const mrt_mega_wait &wait, unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;
     const mrt_gemm_args &a = o.ga; /* shared memory (the instruction's row), not a local copy */
     int m1, n1;
@@ -132,8 +125,7 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
     mrt_mega_out epi = {o.out, m1, n1, KIND == MRT_GEMM_FP8 && o.fused_q_b ? &o.qbf : NULL};
     epi.s.out = (uint8_t *)o.out.out + (size_t)t.split * o.plane * (o.out.f32 ? 4 : 2);
-    if (threadIdx.x == 0 && !early) /* early: mrt_mega_gemm_early did it, and issued the first loads */
-        mrt_mega_gemm_setup<KIND>(bars, pr, a.stages);
+    if (threadIdx.x == 0) mrt_mega_gemm_setup<KIND>(bars, pr, a.stages);
     __syncthreads();
     if (warp == 0) {
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
@@ -152,8 +144,8 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
         }
         __syncwarp();
 #endif
-        if (ph && lane == 0 && !early) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
-        mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane, early ? (t.nkb < a.stages ? t.nkb : a.stages) : 0);
+        if (ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
+        mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
@@ -183,48 +175,6 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
             o.qmla[((size_t)m * o.heads + t.batch) * (o.cols + o.rope) + o.cols + r] =
                 o.q_pe[((size_t)m * o.heads + t.batch) * o.rope + r];
         }
-}
-
-/* Early weights (experiment, -DMRT_MEGA_EARLY_WEIGHTS; compile-checked, session 10): while a
- * gemm_fp8 tile's reduce group finalizes (QKV_A's 9 us, INDEX_Q's 13 us in session 10's
- * trace), the CTA's dynamic shared memory is idle (the finalization works in static shared
- * memory), and the next instruction in the queue is often a GEMM tile whose weights wait on
- * nothing: D1's after B0's, D0's after D1's. One thread sets up that tile's barriers and
- * issues the loads of its first pipeline stages (up to MRT_GEMM_MAX_STAGES K blocks) before
- * the finalization; the tile, when its turn comes, skips its set-up and those loads
- * (mrt_gemm_wload's `issued`). The first step of DESIGN.md's two-slot pages, for the case
- * the probe measured: D0's k-loop streams its weights for ~11.5 us after its input is ready.
- * Thread 0, after this instruction's tile has ended (its barriers invalidated, its staging
- * fenced for the async proxy). og: the next instruction's row in global memory (its TMA
- * descriptor stays there); wn: its words. phn: its phase stamps (traced), else NULL. */
-template <int KIND, int TN>
-static __device__ __noinline__ void mrt_mega_gemm_early_k(const mrt_mega_op &og, const uint32_t *wn, uint8_t *smem,
-                                                          unsigned long long *phn) {
-    typedef mrt_gemm_layout<KIND, TN> L;
-    const mrt_gemm_args &a = og.ga;
-    int m1, n1;
-    const mrt_gemm_tile t = mrt_mega_tile_of<KIND>(og, wn + 24, &m1, &n1);
-    const uint32_t base = mrt_smem_u32(smem);
-    const L lay(a.stages, a.kb_per_split);
-    const mrt_gemm_bars bars = {base + lay.bar_off};
-    const mrt_gemm_progress pr = {(volatile int *)(smem + lay.flag_off + 16)};
-    mrt_mega_gemm_setup<KIND>(bars, pr, a.stages);
-    mrt_tma_prefetch_desc(&og.tw);
-    if (phn) phn[MRT_PH_WEIGHTS] = mrt_globaltimer();
-    mrt_gemm_wload_fill<KIND, TN>(t, a, &og.tw, base, bars, pr, 0, t.nkb < a.stages ? t.nkb : a.stages,
-                                  mrt_policy_evict_first());
-}
-/* True when the next instruction (words wn, row og) is a GEMM tile and its first loads are
- * now in flight. */
-template <int TN>
-static __device__ __forceinline__ bool mrt_mega_gemm_early(const mrt_mega_op &og, const uint32_t *wn, uint8_t *smem,
-                                                           unsigned long long *phn) {
-    switch (wn[0] & 0xFFu) {
-    case MRT_OPC_GEMM_FP8: mrt_mega_gemm_early_k<MRT_GEMM_FP8, TN>(og, wn, smem, phn); return true;
-    case MRT_OPC_GEMM_BF16: mrt_mega_gemm_early_k<MRT_GEMM_BF16, TN>(og, wn, smem, phn); return true;
-    case MRT_OPC_BMM_BF16: mrt_mega_gemm_early_k<MRT_GEMM_BF16_MN, TN>(og, wn, smem, phn); return true;
-    default: return false;
-    }
 }
 
 /* Scratch of the finalization groups (static shared memory of the megakernel): three groups

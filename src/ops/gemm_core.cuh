@@ -525,24 +525,11 @@ static __device__ __forceinline__ void mrt_gemm_wload_issue(const mrt_gemm_tile 
                           [&](int j, int c0, int c1) { mrt_tma_load_2d(dst + j * 8192, tw, c0, c1, bar, pol); });
 }
 
-/* One thread: the weight ring's first fill, K blocks [i0, i1) into stages i0 .. i1-1 (i1 <=
- * stages), each counted in the progress word the watchdog reports. */
-template <int KIND, int TN>
-static __device__ __forceinline__ void mrt_gemm_wload_fill(const mrt_gemm_tile &t, const mrt_gemm_args &a,
-                                                           const CUtensorMap *tw, uint32_t smem, const mrt_gemm_bars &b,
-                                                           const mrt_gemm_progress &pr, int i0, int i1, uint64_t pol) {
-    typedef mrt_gemm_layout<KIND, TN> L;
-    for (int i = i0; i < i1; i++) {
-        mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + i * L::STAGE_BYTES, b.full_w(i), i, pol);
-        pr.set(0, i + 1);
-    }
-}
-
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                       const CUtensorMap *tw, uint32_t smem, float *sws,
                                                       const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
-                                                      int lane, int issued = 0) {
+                                                      int lane) {
     typedef mrt_gemm_kind<KIND> K_;
     typedef mrt_gemm_layout<KIND, TN> L;
     const int first = t.nkb < a.stages ? t.nkb : a.stages;
@@ -550,8 +537,10 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
     if (lane == 0) {
         mrt_tma_prefetch_desc(tw);
         pol = mrt_policy_evict_first(); /* each weight byte is read once per step */
-        /* issued: the first stages' loads already in flight (the megakernel's early weights) */
-        mrt_gemm_wload_fill<KIND, TN>(t, a, tw, smem, b, pr, issued, first, pol);
+        for (int i = 0; i < first; i++) { /* the ring's first fill */
+            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + i * L::STAGE_BYTES, b.full_w(i), i, pol);
+            pr.set(0, i + 1);
+        }
     }
     if (K_::SCALED) {
         for (int kl = lane; kl < t.nkb; kl += 32) sws[kl] = __ldg(a.sw + (long long)(t.n0 / 128) * a.sw_ld + t.kb0 + kl);
