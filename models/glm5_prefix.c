@@ -107,23 +107,12 @@ mrt_status glm5_prefix_graph(mrt_context *ctx, const glm5_config *c, const glm5_
     OP(&b, "gemm_fp8", "D0", 7, (mrt_tensor *[]){qr8, sqr, W_qb, sW_qb, ssq, pos, rope_cs}, 2,
        (mrt_tensor *[]){q_nope, q_pe}, &p);
 
-#ifndef MRT_GLM5_E1_BEFORE_D2
     p = (mrt_op_params){.seed_block_m = 16, .seed_block_n = 128};
     OP(&b, "bmm_bf16", "D2", 3, (mrt_tensor *[]){q_nope, q_pe, W_uk}, 1, (mrt_tensor *[]){qmla}, &p);
-#endif
 
     p = (mrt_op_params){.seed_chunk = 256};
     memcpy(&p.i[4], geo, sizeof geo);
     OP(&b, "index_logits", "E1", 5, (mrt_tensor *[]){q8i, wI, idx, pos, btab}, 1, (mrt_tensor *[]){logits}, &p);
-
-#ifdef MRT_GLM5_E1_BEFORE_D2
-    /* Experiment (session 11): E1 ahead of D2 in the plan order, so that under roundrobin a
-     * worker's E1 tile (critical path: E1 -> F1) no longer queues behind its D2 tile, whose
-     * input (D0's heads) comes later (E1 waited from 62.8 to ~90 us behind D0 and D2 in
-     * session 11 run 2's trace). */
-    p = (mrt_op_params){.seed_block_m = 16, .seed_block_n = 128};
-    OP(&b, "bmm_bf16", "D2", 3, (mrt_tensor *[]){q_nope, q_pe, W_uk}, 1, (mrt_tensor *[]){qmla}, &p);
-#endif
 
     p = (mrt_op_params){.i = {c->topk}};
     OP(&b, "topk", "F1", 1, (mrt_tensor *[]){logits}, 1, (mrt_tensor *[]){topk}, &p);
