@@ -142,8 +142,9 @@ static __device__ __forceinline__ void mrt_mega_row_copy(mrt_mega_op &dst, const
 }
 
 #ifdef MRT_MEGA_TWO_SLOTS
-/* Two instruction slots (DESIGN.md section 3; experiment, -DMRT_MEGA_TWO_SLOTS): an instruction's words and operand row arrive in shared memory by bulk copies
- * (TMA) issued while earlier instructions run, so a worker moves from one instruction to the
+/* Two instruction slots (DESIGN.md section 3; experiment, -DMRT_MEGA_TWO_SLOTS): an
+ * instruction's words and operand row arrive in shared memory by bulk copies (TMA) issued
+ * while earlier instructions run, so a worker moves from one instruction to the
  * next without the two dependent global round trips of the copy (words, then the row they
  * name). Words travel two instructions ahead (a ring of three), the row one ahead (two
  * slots), named by words that arrived an instruction earlier. Each buffer has an mbarrier
