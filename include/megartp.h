@@ -126,6 +126,8 @@ typedef struct mrt_plan_opts {
     mrt_pairing pairing; /* WHOLE forces the `whole` strategy on every edge */
     int fuse_events;     /* merge events whose producers are the same tasks (Mirage) */
     const char *ops;     /* comma list of op names to plan, NULL = the tiling's default */
+    const char *order;   /* comma list: the planned ops in this order (producers first), which
+                            serial launches and roundrobin deals out in; NULL = plan.c's rule */
 } mrt_plan_opts;
 
 mrt_plan_opts mrt_plan_opts_default(void);

@@ -9,7 +9,7 @@
 # 4 members' 24 groups instead of two rounds of 12, as INDEX_Q's since session 11 run 5
 # (D1: 11.4 -> 7.8 us). test_mega_prefix (mega = serial bytes, 8 shapes, both policies, 1000
 # replays) of both builds, A B A B, traces, and compute-sanitizer of the reduced-size step in
-# the qkva64 flavour of the build without cluster launches.
+# the qkva64 flavour of the build without cluster launches. Also a queue order (--order, below).
 # Run: timeout 560 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
@@ -27,6 +27,19 @@ echo "t=$((SECONDS - t0)) s"
 ab_bench serial,cmp,mega build build-qkva64
 cp_bench build build-qkva64
 mega_traces 420 build build-qkva64
+# Queue-order experiment, no rebuild (megartp's --order): E1 ahead of D0, so a worker runs its
+# E1 tile as soon as D1 is published (~4 us after its own D1 finalization) and its D0 tile
+# after it; session 9 measured this order slower on slower code (D2 then ended the step).
+ORD=A0,B0,C0,B1,D1,E1,D0,D2,F1
+for r in 1 2; do
+    for o in default $ORD; do
+        oa=(); [ $o != default ] && oa=(--order $o)
+        timeout 40 build/megartp bench glm5-prefix --modes mega --reps 100 "${oa[@]}" > "$O/bench-order-$r-${o:0:7}.md" 2>&1
+        echo "order $o round $r rc=$? $(grep -E 'step, mega' "$O/bench-order-$r-${o:0:7}.md" | tr -s ' ' | cut -c1-100)"
+    done
+done
+timeout 30 build/megartp trace glm5-prefix --backend mega --order $ORD -o "$O/trace-order.json" > "$O/trace-order.txt" 2>&1
+echo "trace --order $ORD rc=$?"; sed -n 4,14p "$O/trace-order.txt"
 echo "t=$((SECONDS - t0)) s"
 for tool in memcheck racecheck synccheck; do
     left=$((550 - (SECONDS - t0)))

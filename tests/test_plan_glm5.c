@@ -249,11 +249,85 @@ static void test_subgraph(mrt_context *ctx) {
     mrt_graph_free(g);
 }
 
+/* The plan's op order: by default, of the ready ops the one starting the longest chain of
+ * consumers (GLM-5: E1 before D2); the seed tiling keeps the graph's; --order gives it,
+ * refused with a message naming the op when it is not a producers-first order of exactly
+ * the planned ops. */
+static void order_names(const mrt_plan *p, char *out, size_t n) {
+    out[0] = 0;
+    for (int i = 0; i < p->n_ops; i++) {
+        strncat(out, i ? "," : "", n - strlen(out) - 1);
+        strncat(out, p->g->ops[p->ops[i]].name, n - strlen(out) - 1);
+    }
+}
+static void test_order(mrt_context *ctx) {
+    glm5_config c = glm5_config_glm5();
+    const glm5_shape s = {16, 2, 8192};
+    char got[128];
+    struct {
+        mrt_tiling tiling;
+        const char *order, *want;
+    } ok[] = {{MRT_TILING_DEFAULT, NULL, "A0,B0,C0,B1,D1,D0,E1,D2,F1"},
+              {MRT_TILING_SEED, NULL, "A0,B0,C0,B1,D1,D0,D2,E1"},
+              {MRT_TILING_DEFAULT, "A0,C0,B1,B0,D1,E1,D0,D2,F1", "A0,C0,B1,B0,D1,E1,D0,D2,F1"}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.tiling = ok[i].tiling, o.order = ok[i].order;
+        mrt_graph *g;
+        mrt_plan *p = build(ctx, &c, s, o, &g);
+        if (p) order_names(p, got, sizeof got);
+        CHECK(p && !strcmp(got, ok[i].want), "order %s: have %s, want %s", ok[i].order ? ok[i].order : "(default)",
+              p ? got : "no plan", ok[i].want);
+        if (p && ok[i].order) { /* roundrobin deals tasks in it: A0's 16 rows, then C0's first on worker 16 */
+            const char *at16 = "none";
+            for (int k = 0; k < p->n_tasks; k++)
+                if (p->tasks[k].worker == 16 && p->tasks[k].slot == 0) at16 = p->g->ops[p->tasks[k].op].name;
+            CHECK(!strcmp(at16, "C0"), "order %s: worker 16's first task is %s's, want C0's", ok[i].order, at16);
+        }
+        mrt_plan_free(p);
+        mrt_graph_free(g);
+    }
+    struct {
+        const char *order, *says;
+    } bad[] = {{"A0,B0,C0,B1,D1,D2,D0,E1,F1", "D2 comes before its producer D0"},
+               {"A0,B0,C0,B1,D1,D0,E1,D2", "F1 is missing"},
+               {"A0,B0,C0,B1,D1,D0,E1,D2,F1,A0", "A0 named twice"},
+               {"A0,B0,C0,B1,D1,D0,E1,D2,X7", "no op named \"X7\""},
+               {"A0,B0,,C0", "empty"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.order = bad[i].order;
+        mrt_graph *g = NULL;
+        glm5_prefix_graph(ctx, &c, &s, &g);
+        mrt_plan *p = NULL;
+        mrt_status st = mrt_plan_build(g, &o, &p);
+        CHECK(st == MRT_ERR_INVALID && !p && strstr(mrt_last_error(ctx), bad[i].says), "--order %s refused: %s",
+              bad[i].order, mrt_last_error(ctx));
+        mrt_graph_free(g);
+    }
+    /* with --ops, the order lists exactly the planned ops */
+    mrt_plan_opts o = mrt_plan_opts_default();
+    o.ops = "A0,C0,B1", o.order = "A0,B1,C0";
+    mrt_graph *g;
+    mrt_plan *p = build(ctx, &c, s, o, &g);
+    if (p) order_names(p, got, sizeof got);
+    CHECK(p && !strcmp(got, "A0,B1,C0"), "--ops A0,C0,B1 --order A0,B1,C0: have %s", p ? got : "no plan");
+    mrt_plan_free(p);
+    mrt_graph_free(g);
+    o.order = "A0,B1,C0,D1";
+    glm5_prefix_graph(ctx, &c, &s, &g);
+    mrt_status st = mrt_plan_build(g, &o, &p);
+    CHECK(st == MRT_ERR_INVALID && strstr(mrt_last_error(ctx), "D1 is not a planned op"), "unplanned op in --order: %s",
+          mrt_last_error(ctx));
+    mrt_graph_free(g);
+}
+
 int main(void) {
     mrt_context *ctx = mrt_context_new();
     test_seed_plan(ctx);
     test_shapes(ctx);
     test_subgraph(ctx);
+    test_order(ctx);
     test_estimates(ctx);
     mrt_context_free(ctx);
     TEST_MAIN_END();

@@ -49,6 +49,10 @@ static const char *usage =
     "                   plans A0..E1 only, as the article did: top-k F1 was not in its plan)\n"
     "  --ops LIST       plan only these ops, e.g. A0,C0,B1 (tensors of left-out producers\n"
     "                   become inputs)\n"
+    "  --order LIST     the planned ops in this order, producers first, e.g.\n"
+    "                   A0,B0,C0,B1,D1,E1,D0,D2,F1: the order serial launches them in and\n"
+    "                   roundrobin deals their tasks out in (default: the graph's for seed\n"
+    "                   tiling, else the op starting the longest chain of consumers first)\n"
     "  --pairing P      auto (registered tile-level strategies, default) or whole (every\n"
     "                   consumer waits for its whole producer)\n"
     "  --fuse-events    merge events whose producers are the same tasks (Mirage's fusion)\n"
@@ -189,6 +193,9 @@ static int parse(int argc, char **argv, cli *c) {
         } else if (!strcmp(a, "--ops")) {
             if (!v) r = -1;
             c->plan.ops = v, i++;
+        } else if (!strcmp(a, "--order")) {
+            if (!v) r = -1;
+            c->plan.order = v, i++;
         } else if (!strcmp(a, "--model")) {
             if (!v || (strcmp(v, "glm5") && strcmp(v, "dsv32"))) {
                 fprintf(stderr, "megartp: --model: unknown model \"%s\" (glm5, dsv32)\n", v ? v : "");
@@ -355,7 +362,7 @@ static int bench_cumulative(const cli *c, mrt_context *ctx, mrt_graph *g, glm5_h
         snprintf(ops + strlen(ops), sizeof ops - strlen(ops), "%s%s", ops[0] ? "," : "", order[i]);
         if (i == 0) continue; /* A0 alone is not a step of the article's table: A0+C0 is */
         mrt_plan_opts o = c->plan;
-        o.ops = ops;
+        o.ops = ops, o.order = NULL; /* a subset of the ops: the default order of them */
         mrt_plan *q = NULL;
         s = mrt_plan_build(g, &o, &q);
         if (s || mrt_bench_prefix(q, h, c->copies, c->reps, c->modes, 0, NULL, &r)) {

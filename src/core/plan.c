@@ -6,12 +6,43 @@
 
 mrt_plan_opts mrt_plan_opts_default(void) {
     mrt_plan_opts o = {.workers = 132, .policy = MRT_POLICY_ROUNDROBIN, .tiling = MRT_TILING_DEFAULT,
-                       .pairing = MRT_PAIRING_AUTO, .fuse_events = 0, .ops = NULL};
+                       .pairing = MRT_PAIRING_AUTO, .fuse_events = 0, .ops = NULL, .order = NULL};
     return o;
 }
 
 static bool has_seed(const mrt_op *op) {
     return op->p.seed_block_m || op->p.seed_block_n || op->p.seed_split || op->p.seed_chunk;
+}
+
+/* The op ids of a comma list of op names (option `what`), in list order; each name must be
+ * an op of the graph and appear once. */
+static mrt_status op_list(const mrt_plan *p, const char *list, const char *what, int *ids, int *n_ids) {
+    const mrt_graph *g = p->g;
+    bool seen[MRT_MAX_OPS] = {false};
+    *n_ids = 0;
+    for (const char *s = list; *s;) {
+        const char *e = strchr(s, ',');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        char name[32];
+        if (n == 0 || n >= sizeof name)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "%s: empty or overlong op name in \"%s\"", what, list);
+        memcpy(name, s, n);
+        name[n] = 0;
+        const mrt_op *op = mrt_graph_find_op(g, name);
+        if (!op) {
+            char all[256] = "";
+            for (int o = 0; o < g->n_ops; o++) {
+                strcat(all, o ? "," : "");
+                strcat(all, g->ops[o].name);
+            }
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "%s: no op named \"%s\" (the graph has %s)", what, name, all);
+        }
+        if (seen[op->id]) return mrt_fail(p->ctx, MRT_ERR_INVALID, "%s: %s named twice", what, name);
+        seen[op->id] = true;
+        ids[(*n_ids)++] = op->id;
+        s += n + (e ? 1 : 0);
+    }
+    return MRT_OK;
 }
 
 /* Marks the selected ops: the --ops list, or every op (the seed tiling: every op the
@@ -23,27 +54,37 @@ static mrt_status select_ops(mrt_plan *p, bool *sel) {
             sel[o] = p->opts.tiling != MRT_TILING_SEED || has_seed(&g->ops[o]);
         return MRT_OK;
     }
-    const char *s = p->opts.ops;
-    while (*s) {
-        const char *e = strchr(s, ',');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        char name[32];
-        if (n == 0 || n >= sizeof name)
-            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--ops: empty or overlong op name in \"%s\"", p->opts.ops);
-        memcpy(name, s, n);
-        name[n] = 0;
-        const mrt_op *op = mrt_graph_find_op(g, name);
-        if (!op) {
-            char all[256] = "";
-            for (int o = 0; o < g->n_ops; o++) {
-                strcat(all, o ? "," : "");
-                strcat(all, g->ops[o].name);
-            }
-            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--ops: no op named \"%s\" (the graph has %s)", name, all);
-        }
-        sel[op->id] = true;
-        s += n + (e ? 1 : 0);
+    int ids[MRT_MAX_OPS], n;
+    mrt_status s = op_list(p, p->opts.ops, "--ops", ids, &n);
+    for (int i = 0; i < n && !s; i++) sel[ids[i]] = true;
+    return s;
+}
+
+/* The --order list as the plan's op order: exactly the selected ops, each after the planned
+ * producers of its inputs. */
+static mrt_status given_order(mrt_plan *p, const bool *sel) {
+    const mrt_graph *g = p->g;
+    int ids[MRT_MAX_OPS], n, pos[MRT_MAX_OPS];
+    mrt_status s = op_list(p, p->opts.order, "--order", ids, &n);
+    if (s) return s;
+    for (int o = 0; o < g->n_ops; o++) pos[o] = -1;
+    for (int i = 0; i < n; i++) {
+        if (!sel[ids[i]]) return mrt_fail(p->ctx, MRT_ERR_INVALID, "--order: %s is not a planned op", g->ops[ids[i]].name);
+        pos[ids[i]] = i;
     }
+    for (int o = 0; o < g->n_ops; o++)
+        if (sel[o] && pos[o] < 0)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--order: the planned op %s is missing", g->ops[o].name);
+    for (int i = 0; i < n; i++) {
+        const mrt_op *op = &g->ops[ids[i]];
+        for (int k = 0; k < op->n_in; k++) {
+            const int prod = g->tensors[op->in[k]].producer;
+            if (prod >= 0 && sel[prod] && pos[prod] > i)
+                return mrt_fail(p->ctx, MRT_ERR_INVALID, "--order: %s comes before its producer %s", op->name,
+                                g->ops[prod].name);
+        }
+    }
+    for (int i = 0; i < n; i++) p->ops[p->n_ops++] = ids[i];
     return MRT_OK;
 }
 
@@ -161,7 +202,11 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
     p->opts = o;
     bool sel[MRT_MAX_OPS] = {false};
     if ((s = select_ops(p, sel))) goto fail;
-    order_ops(p, sel);
+    if (p->opts.order && *p->opts.order) {
+        if ((s = given_order(p, sel))) goto fail;
+    } else {
+        order_ops(p, sel);
+    }
     for (int i = 0; i < MRT_MAX_OPS; i++) p->op_row[i] = -1;
     for (int i = 0; i < p->n_ops; i++) p->op_row[p->ops[i]] = i;
     p->n_tensors = g->n_tensors;
