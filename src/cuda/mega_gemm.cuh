@@ -92,15 +92,6 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
     asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
 }
 
-/* One thread: a GEMM tile's barriers (exactly those the tile invalidates at its end) and its
- * progress words. */
-template <int KIND>
-static __device__ __forceinline__ void mrt_mega_gemm_setup(const mrt_gemm_bars &bars, const mrt_gemm_progress &pr,
-                                                           int stages) {
-    mrt_gemm_controller_init<KIND>(bars, stages, 0);
-    for (int i = 0; i < 4; i++) pr.set(i, 0);
-}
-
 /* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host); o:
  * the operand row in shared memory, tw / tx: its TMA descriptors in global memory (passed as
  * pointers: with the global row passed by reference, the compiler's clone of this function
@@ -125,7 +116,10 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
     mrt_mega_out epi = {o.out, m1, n1, KIND == MRT_GEMM_FP8 && o.fused_q_b ? &o.qbf : NULL};
     epi.s.out = (uint8_t *)o.out.out + (size_t)t.split * o.plane * (o.out.f32 ? 4 : 2);
-    if (threadIdx.x == 0) mrt_mega_gemm_setup<KIND>(bars, pr, a.stages);
+    if (threadIdx.x == 0) {
+        mrt_gemm_controller_init<KIND>(bars, a.stages, 0);
+        for (int i = 0; i < 4; i++) pr.set(i, 0);
+    }
     __syncthreads();
     if (warp == 0) {
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);

@@ -1,8 +1,8 @@
 /* The megakernel runs the whole GLM-5 prefix (issue [E], criterion 1): for the same inputs
  * its outputs and workspaces equal the serial executor's byte for byte (same tile code, the
  * plan's split-K summed in split order by both), under both placement policies, at the 12
- * decode shapes M in {1, 16, 64, 128} x KV in {1024, 8192, 65536}; 1000 replays (never-reset counters, epochs
- * from the device) give the same bytes. A difference is reported per tensor: count of
+ * decode shapes M in {1, 16, 64, 128} x KV in {1024, 8192, 65536}; 1000 replays (never-reset
+ * counters, epochs from the device) give the same bytes. A difference is reported per tensor: count of
  * differing bytes and the first one.
  * Run: test_mega_prefix [--quick | --tiny]   (--quick: one small shape, for compute-sanitizer;
  * --tiny: the same shape of the reduced-size model, glm5_config_reduced, for racecheck) */
