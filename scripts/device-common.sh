@@ -107,6 +107,26 @@ sweep() {
     done
 }
 
+# mega_tiny_sanitize TIMEOUT BUILD_DIR NAME: memcheck, racecheck and synccheck of
+# BUILD_DIR/tests/gpu/test_mega_prefix --tiny ([E] criterion 3: the megakernel's step, then
+# serial's, on the reduced-size model), each under TIMEOUT seconds (logs $O/TOOL-NAME.log).
+mega_tiny_sanitize() {
+    local tool
+    for tool in memcheck racecheck synccheck; do
+        sanitize $tool "$1" "$3" "$2"/tests/gpu/test_mega_prefix --tiny
+    done
+}
+
+# e_sweep DEADLINE_RR DEADLINE_CP: the shape sweep of [E] (M in {1, 16, 64, 128} x KV in
+# {1024, 8192, 65536}, 30 replays), roundrobin until the script has run DEADLINE_RR seconds,
+# then critical-path until DEADLINE_CP (SWEEP_BUILD as for sweep).
+e_sweep() {
+    local shapes=("1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 8192" "16 2 65536" "64 2 1024" "64 2 8192"
+        "64 2 65536" "128 2 1024" "128 2 8192" "128 2 65536")
+    sweep 30 "$1" "${shapes[@]}"
+    SWEEP_POLICY=critical-path sweep 30 "$2" "${shapes[@]}"
+}
+
 # sanitize TOOL TIMEOUT NAME command...: compute-sanitizer --tool TOOL on the command (log
 # $O/TOOL-NAME.log); prints its rc, summary line, the test's last line and the first errors.
 sanitize() {

@@ -41,10 +41,6 @@ done
 timeout 30 build/megartp trace glm5-prefix --backend mega --order $ORD -o "$O/trace-order.json" > "$O/trace-order.txt" 2>&1
 echo "trace --order $ORD rc=$?"; sed -n 4,14p "$O/trace-order.txt"
 echo "t=$((SECONDS - t0)) s"
-for tool in memcheck racecheck synccheck; do
-    left=$((550 - (SECONDS - t0)))
-    [ $left -lt 30 ] && break
-    sanitize $tool $((left < 90 ? left : 90)) mega-tiny-qkva64 build-san2q/tests/gpu/test_mega_prefix --tiny
-done
+mega_tiny_sanitize 90 build-san2q mega-tiny-qkva64
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

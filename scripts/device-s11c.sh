@@ -21,21 +21,13 @@ build_tests 120 test_mega_prefix e1d2
 build_tests 60 "test_serial --quick" e1d2
 echo "t=$((SECONDS - t0)) s"
 ab_bench serial,cmp,mega build build-e1d2
-for b in build build-e1d2; do
-    timeout 60 $b/megartp bench glm5-prefix --modes serial,mega --policy critical-path > "$O/bench-cp-$b.md" 2>&1
-    echo "critical-path $b rc=$? $(grep -E 'step, ' "$O/bench-cp-$b.md" | tr -s ' ' | cut -c1-100 | tr '\n' ' ')"
-done
+cp_bench build build-e1d2
 mega_traces 300 build build-e1d2
 timeout 30 build/megartp trace glm5-prefix --backend mega --policy critical-path -o "$O/trace-cp.json" > "$O/trace-cp.txt" 2>&1
 echo "trace critical-path rc=$?"; sed -n 4,14p "$O/trace-cp.txt"
 echo "t=$((SECONDS - t0)) s"
-for tool in memcheck racecheck synccheck; do
-    sanitize $tool 90 mega-tiny build-san2/tests/gpu/test_mega_prefix --tiny
-done
+mega_tiny_sanitize 90 build-san2 mega-tiny
 echo "t=$((SECONDS - t0)) s"
-SHAPES=("1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 8192" "16 2 65536" "64 2 1024" "64 2 8192" "64 2 65536"
-    "128 2 1024" "128 2 8192" "128 2 65536")
-sweep 30 480 "${SHAPES[@]}"
-SWEEP_POLICY=critical-path sweep 30 550 "${SHAPES[@]}"
+e_sweep 480 550
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

@@ -21,21 +21,13 @@ gpu_tests 150 test_mega_prefix test_serial test_mega "test_gemm_fp8 --quick"
 grep -E "NoOp" "$O/test_mega.log"
 echo "t=$((SECONDS - t0)) s"
 ab_bench serial,cmp,mega build build-scalar
-for b in build build-scalar; do
-    timeout 60 $b/megartp bench glm5-prefix --modes serial,mega --policy critical-path > "$O/bench-cp-$b.md" 2>&1
-    echo "critical-path $b rc=$? $(grep -E 'step, ' "$O/bench-cp-$b.md" | tr -s ' ' | cut -c1-100 | tr '\n' ' ')"
-done
+cp_bench build build-scalar
 mega_traces 330 build
 timeout 30 build/megartp trace glm5-prefix --backend mega --policy critical-path -o "$O/trace-cp.json" > "$O/trace-cp.txt" 2>&1
 echo "trace critical-path rc=$?"; sed -n 4,14p "$O/trace-cp.txt"
 echo "t=$((SECONDS - t0)) s"
-for tool in memcheck racecheck synccheck; do
-    sanitize $tool 90 mega-tiny build-san2/tests/gpu/test_mega_prefix --tiny
-done
+mega_tiny_sanitize 90 build-san2 mega-tiny
 echo "t=$((SECONDS - t0)) s"
-SHAPES=("1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 8192" "16 2 65536" "64 2 1024" "64 2 8192" "64 2 65536"
-    "128 2 1024" "128 2 8192" "128 2 65536")
-sweep 30 470 "${SHAPES[@]}"
-SWEEP_POLICY=critical-path sweep 30 545 "${SHAPES[@]}"
+e_sweep 470 545
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

@@ -25,8 +25,6 @@ echo "critical-path rc=$? $(grep -E 'step, ' "$O/bench-cp.md" | tr -s ' ' | cut 
 timeout 30 build/megartp trace glm5-prefix --backend mega -o "$O/trace.json" > "$O/trace.txt" 2>&1
 echo "trace rc=$?"; sed -n 4,14p "$O/trace.txt"
 echo "t=$((SECONDS - t0)) s"
-for tool in racecheck synccheck memcheck; do
-    sanitize $tool 40 mega-tiny build-san2/tests/gpu/test_mega_prefix --tiny
-done
+mega_tiny_sanitize 40 build-san2 mega-tiny
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

@@ -8,9 +8,6 @@ build_or_exit build/megartp build/tests/gpu/test_mega
 {
 gpu_tests 60 test_mega
 grep NoOp "$O/test_mega.log"
-SHAPES=("1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 8192" "16 2 65536" "64 2 1024" "64 2 8192" "64 2 65536"
-    "128 2 1024" "128 2 8192" "128 2 65536")
-sweep 30 120 "${SHAPES[@]}"
-SWEEP_POLICY=critical-path sweep 30 200 "${SHAPES[@]}"
+e_sweep 120 200
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
