@@ -128,6 +128,8 @@ typedef struct mrt_plan_opts {
     const char *ops;     /* comma list of op names to plan, NULL = the tiling's default */
     const char *order;   /* comma list: the planned ops in this order (producers first), which
                             serial launches and roundrobin deals out in; NULL = plan.c's rule */
+    const char *split;   /* comma list OP=N: split-K N for those GEMMs (a divisor of their K
+                            blocks), after the tiling's rules; NULL = the tiling's */
 } mrt_plan_opts;
 
 mrt_plan_opts mrt_plan_opts_default(void);

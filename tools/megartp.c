@@ -53,6 +53,8 @@ static const char *usage =
     "                   A0,B0,C0,B1,D1,E1,D0,D2,F1: the order serial launches them in and\n"
     "                   roundrobin deals their tasks out in (default: the graph's for seed\n"
     "                   tiling, else the op starting the longest chain of consumers first)\n"
+    "  --split LIST     split-K of the named GEMMs, e.g. D1=2,B0=6 (a divisor of each one's\n"
+    "                   K blocks; serial and cmp take the plan's split too)\n"
     "  --pairing P      auto (registered tile-level strategies, default) or whole (every\n"
     "                   consumer waits for its whole producer)\n"
     "  --fuse-events    merge events whose producers are the same tasks (Mirage's fusion)\n"
@@ -196,6 +198,9 @@ static int parse(int argc, char **argv, cli *c) {
         } else if (!strcmp(a, "--order")) {
             if (!v) r = -1;
             c->plan.order = v, i++;
+        } else if (!strcmp(a, "--split")) {
+            if (!v) r = -1;
+            c->plan.split = v, i++;
         } else if (!strcmp(a, "--model")) {
             if (!v || (strcmp(v, "glm5") && strcmp(v, "dsv32"))) {
                 fprintf(stderr, "megartp: --model: unknown model \"%s\" (glm5, dsv32)\n", v ? v : "");

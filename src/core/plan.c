@@ -6,7 +6,7 @@
 
 mrt_plan_opts mrt_plan_opts_default(void) {
     mrt_plan_opts o = {.workers = 132, .policy = MRT_POLICY_ROUNDROBIN, .tiling = MRT_TILING_DEFAULT,
-                       .pairing = MRT_PAIRING_AUTO, .fuse_events = 0, .ops = NULL, .order = NULL};
+                       .pairing = MRT_PAIRING_AUTO, .fuse_events = 0, .ops = NULL, .order = NULL, .split = NULL};
     return o;
 }
 
@@ -182,6 +182,43 @@ static void share_workers(mrt_plan *p) {
     }
 }
 
+/* The --split list (OP=N,...): split-K N for those ops, after every other tiling rule, so a
+ * queue layout can be measured without a rebuild (e.g. D1 in fewer, longer tasks leaves
+ * workers to D0, whose input is ready at the same moment). Only the split-K GEMMs (the ops
+ * whose default tiling states its tasks; their input 0 is [M, K]) and only divisors of their
+ * K blocks: every split holds the same K blocks, as the stream executors require. */
+static mrt_status given_splits(mrt_plan *p) {
+    const mrt_graph *g = p->g;
+    for (const char *s = p->opts.split; *s;) {
+        const char *e = strchr(s, ','), *eq = strchr(s, '=');
+        const size_t n = e ? (size_t)(e - s) : strlen(s);
+        char name[32];
+        if (!eq || (e && eq > e) || eq == s || (size_t)(eq - s) >= sizeof name)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: \"%.*s\" is not OP=N", (int)n, s);
+        memcpy(name, s, (size_t)(eq - s));
+        name[eq - s] = 0;
+        char *end;
+        const long v = strtol(eq + 1, &end, 10);
+        if (end != s + n || end == eq + 1 || v < 1 || v > 4096)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s: \"%.*s\" is not a split of 1..4096", name,
+                            (int)(s + n - eq - 1), eq + 1);
+        const mrt_op *op = mrt_graph_find_op(g, name);
+        if (!op || p->op_row[op->id] < 0)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s is not a planned op", name);
+        mrt_tile_cfg *c = &p->cfg[op->id];
+        if (c->tasks < 1 || c->split < 1)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s does not split K (only the split-K GEMMs do)", name);
+        const int64_t kblocks = g->tensors[op->in[0]].dims[1] / 128;
+        if (kblocks % v)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s=%ld does not divide its %lld K blocks", name, v,
+                            (long long)kblocks);
+        c->tasks = c->tasks / c->split * (int)v;
+        c->split = (int)v;
+        s += n + (e ? 1 : 0);
+    }
+    return MRT_OK;
+}
+
 mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **out) {
     if (!out) return MRT_ERR_INVALID;
     *out = NULL;
@@ -224,6 +261,7 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
     }
     for (int i = 0; i < p->n_ops; i++) p->cfg[p->ops[i]] = pick_cfg(p, &g->ops[p->ops[i]]);
     if (o.tiling == MRT_TILING_DEFAULT && MRT_SHARE_WORKERS) share_workers(p);
+    if (p->opts.split && *p->opts.split && (s = given_splits(p))) goto fail;
     p->phase_us[0] = t1 - t0;
     double t2 = mrt_now_us();
     if ((s = mrt_lower(p))) goto fail;

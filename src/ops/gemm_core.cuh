@@ -31,7 +31,9 @@
 
 #define MRT_GEMM_THREADS 384
 #define MRT_GEMM_CONSUMERS 256 /* two consumer warpgroups: warps 4..11 */
+#ifndef MRT_GEMM_MAX_STAGES /* -DMRT_GEMM_MAX_STAGES=N: a deeper ring where shared memory holds it */
 #define MRT_GEMM_MAX_STAGES 8
+#endif
 #define MRT_GEMM_KB_BYTES 128 /* one K block = one 128-byte swizzle row */
 
 /* Every spin is bounded: past this many SM cycles (about 10 s, long enough for
