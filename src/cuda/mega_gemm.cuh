@@ -143,6 +143,11 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
+#ifdef MRT_GEMM_PROBE /* probe builds: the trace's "weights" and "visible" of an fp8 GEMM tile
+                         become K block 0's and the last K block's data ready (the thread that
+                         stamped them, in this tile's shared memory) */
+        if (KIND == MRT_GEMM_FP8 && ph && ctid == 0) ph[MRT_PH_WEIGHTS] = pr.stamps()[0], ph[MRT_PH_VISIBLE] = pr.stamps()[1];
+#endif
 #ifdef MRT_MEGA_PROBE /* probe builds: the trace's "weights" and "input" of a GEMM tile become
                          k-loop done and store done (they overwrite the earlier stamps) */
         if (ph && ctid == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();

@@ -353,6 +353,9 @@ template <int KIND, int TN> struct mrt_gemm_layout {
         bar_off = sw_off + ((sw_bytes + 15) & ~15u);
         flag_off = bar_off + (3 * MRT_GEMM_MAX_STAGES + 4) * 8;
         total = flag_off + 32; /* flag, then progress[4] (see mrt_gemm_watchdog) */
+#ifdef MRT_GEMM_PROBE
+        total += 16; /* the probe's two stamps (mrt_gemm_progress::stamp) */
+#endif
     }
 };
 
@@ -388,6 +391,14 @@ struct mrt_gemm_progress {
     volatile int *p;
     __device__ __forceinline__ void set(int i, int v) const { atomicExch((int *)p + i, v); }
     __device__ __forceinline__ int get(int i) const { return atomicAdd((int *)p + i, 0); }
+#ifdef MRT_GEMM_PROBE /* probe builds: %globaltimer into stamp k (0, 1), after progress[4] */
+    __device__ __forceinline__ unsigned long long *stamps() const { return (unsigned long long *)(p + 4); }
+    __device__ __forceinline__ void stamp(int k) const {
+        unsigned long long t;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        stamps()[k] = t;
+    }
+#endif
 };
 
 /* ---- role: controller (barrier init) ------------------------------------------------- */

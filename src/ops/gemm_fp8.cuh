@@ -42,6 +42,10 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
         mrt_wgmma_commit();
         mrt_wgmma_wait<0>();
         mrt_reg_fence(tile);
+#ifdef MRT_GEMM_PROBE /* probe builds: when K block 0's and the last K block's data were ready */
+        if (ctid == 0 && i == 0) pr.stamp(0);
+        if (ctid == 0 && i == t.nkb - 1) pr.stamp(1);
+#endif
         __syncwarp();
         if (lane == 0) mrt_mbar_arrive(b.empty(s)); /* this warp is done reading stage s */
         if ((ctid & 127) == 0) pr.set(2 + wg, i + 1);
