@@ -10,7 +10,7 @@
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant gp -DMRT_GEMM_PROBE megartp &
-build_or_exit megartp
+build_or_exit build/megartp
 wait
 echo "builds $((SECONDS - t0)) s"
 {
