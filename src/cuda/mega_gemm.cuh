@@ -99,8 +99,16 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
  * are allocated apart from the kernel body's (inlined, the step took 190 us instead of
  * 177-184: H200, 2026-11-29, despite ptxas's C7510 warning that wgmma is serialized across
  * the call). */
+/* -DMRT_MEGA_INLINE_WG (experiment, session 12): the GEMM and wgmma E1 tiles inlined into the
+ * kernel body, so ptxas does not serialize their wgmmas (C7510). Session 12's probe measured
+ * ~0.5 us a K block in the megakernel's tiles with the data in shared memory. */
+#ifdef MRT_MEGA_INLINE_WG
+#define MRT_MEGA_WG_FN __forceinline__
+#else
+#define MRT_MEGA_WG_FN __noinline__
+#endif
 template <int KIND, int TN>
-static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
+static __device__ MRT_MEGA_WG_FN void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
                                                         const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
                                                           const mrt_mega_wait &wait, unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;
