@@ -92,62 +92,39 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
     asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
 }
 
-/* -DMRT_MEGA_INLINE_WG (experiment, session 12): the GEMM and wgmma E1 tiles inlined into the
- * kernel body, so ptxas does not serialize their wgmmas (C7510): no C7510, 992 bytes of spill
- * stores in the body at TN 16 (308 with the calls), and slower everywhere (mega 107.7 / 108.3
- * against 97.7 / 97.4 us, H200, session 12 run 4).
- * -DMRT_MEGA_SPLIT_WG (experiment, session 12): only the consumers' k-loop (the wgmmas) in the
- * kernel body; the tile's set-up and producer roles, its store and its tear-down stay calls,
- * so the body holds the k-loop's few registers rather than the whole tile's. The wgmma E1 tile
- * is inlined too (or -DMRT_E1_MMA_SYNC: no wgmma in E1). */
-#if defined(MRT_MEGA_INLINE_WG) || defined(MRT_MEGA_SPLIT_WG)
-#define MRT_MEGA_WG_FN __forceinline__
-#else
-#define MRT_MEGA_WG_FN __noinline__
-#endif
-#ifdef MRT_MEGA_SPLIT_WG
-#define MRT_MEGA_PIECE_FN __noinline__
-#else
-#define MRT_MEGA_PIECE_FN __forceinline__
-#endif
-
-/* A tile's state, which follows from the operand row, the payload and the dynamic shared
- * memory: made once, passed to the pieces by reference. */
-template <int KIND, int TN> struct mrt_mega_gemm_ctx {
-    mrt_gemm_tile t;
-    int m1, n1;
-    uint32_t base;
-    mrt_gemm_bars bars;
-    float *sxs, *sws, *stg;
-    int *flag;
-    mrt_gemm_progress pr;
-    __device__ __forceinline__ mrt_mega_gemm_ctx(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
-        const mrt_gemm_layout<KIND, TN> lay(o.ga.stages, o.ga.kb_per_split);
-        t = mrt_mega_tile_of<KIND>(o, pl, &m1, &n1);
-        base = mrt_smem_u32(smem);
-        bars.base = base + lay.bar_off;
-        sxs = (float *)(smem + lay.sx_off), sws = (float *)(smem + lay.sw_off), stg = (float *)smem;
-        flag = (int *)(smem + lay.flag_off);
-        pr.p = (volatile int *)(smem + lay.flag_off + 16);
-    }
-};
-
-/* All 384 threads: the barriers, then warps 0-2 run the watchdog and the two loaders. */
+/* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host); o:
+ * the operand row in shared memory, tw / tx: its TMA descriptors in global memory (passed as
+ * pointers: with the global row passed by reference, the compiler's clone of this function
+ * took the whole 896-byte row by value). A function of its own, not inlined: its registers
+ * are allocated apart from the kernel body's (inlined, the step took 190 us instead of
+ * 177-184: H200, 2026-11-29, despite ptxas's C7510 warning that wgmma is serialized across
+ * the call). */
 template <int KIND, int TN>
-static __device__ MRT_MEGA_PIECE_FN void mrt_mega_gemm_begin(const mrt_mega_op &o, const mrt_mega_gemm_ctx<KIND, TN> &c,
-                                                             const CUtensorMap *tw, const CUtensorMap *tx,
-                                                             const mrt_mega_wait &wait, unsigned long long *ph) {
+static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
+                                                        const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
+                                                          const mrt_mega_wait &wait, unsigned long long *ph) {
+    typedef mrt_gemm_layout<KIND, TN> L;
     const mrt_gemm_args &a = o.ga; /* shared memory (the instruction's row), not a local copy */
+    int m1, n1;
+    const mrt_gemm_tile t = mrt_mega_tile_of<KIND>(o, pl, &m1, &n1);
+    const uint32_t base = mrt_smem_u32(smem);
+    const L lay(a.stages, a.kb_per_split);
+    const mrt_gemm_bars bars = {base + lay.bar_off};
+    float *sxs = (float *)(smem + lay.sx_off), *sws = (float *)(smem + lay.sw_off), *stg = (float *)smem;
+    int *flag = (int *)(smem + lay.flag_off);
+    const mrt_gemm_progress pr = {(volatile int *)(smem + lay.flag_off + 16)};
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
+    mrt_mega_out epi = {o.out, m1, n1, KIND == MRT_GEMM_FP8 && o.fused_q_b ? &o.qbf : NULL};
+    epi.s.out = (uint8_t *)o.out.out + (size_t)t.split * o.plane * (o.out.f32 ? 4 : 2);
     if (threadIdx.x == 0) {
-        mrt_gemm_controller_init<KIND>(c.bars, a.stages, 0);
-        for (int i = 0; i < 4; i++) c.pr.set(i, 0);
+        mrt_gemm_controller_init<KIND>(bars, a.stages, 0);
+        for (int i = 0; i < 4; i++) pr.set(i, 0);
     }
     __syncthreads();
     if (warp == 0) {
-        if (lane == 0) mrt_gemm_watchdog(c.t, a, c.bars, c.pr);
+        if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
     } else if (warp == 1) {
-        mrt_gemm_aload<KIND, TN>(c.t, a, tx, c.base, c.sxs, c.bars, c.pr, wait, lane);
+        mrt_gemm_aload<KIND, TN>(t, a, tx, base, sxs, bars, pr, wait, lane);
     } else if (warp == 2) {
 #if MRT_MEGA_FIRST_WEIGHTS_NS > 0
         /* The step's first GEMM tiles (slot 0: B0, C0, B1) hold their weight loads back this
@@ -162,75 +139,41 @@ static __device__ MRT_MEGA_PIECE_FN void mrt_mega_gemm_begin(const mrt_mega_op &
         __syncwarp();
 #endif
         if (ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
-        mrt_gemm_wload<KIND, TN>(c.t, a, tw, c.base, c.sws, c.bars, c.pr, lane);
-    }
-}
-
-/* The consumers (warps 4-11, ctid 0..255) after their k-loop: the store (and the group's
- * finalization), then the tile's done barrier. */
-template <int KIND, int TN>
-static __device__ MRT_MEGA_PIECE_FN void mrt_mega_gemm_drain(const mrt_mega_op &o, const mrt_mega_gemm_ctx<KIND, TN> &c,
-                                                             const mrt_mega_wait &wait, unsigned long long *ph,
-                                                             int ctid) {
-    mrt_mega_out epi = {o.out, c.m1, c.n1, KIND == MRT_GEMM_FP8 && o.fused_q_b ? &o.qbf : NULL};
-    epi.s.out = (uint8_t *)o.out.out + (size_t)c.t.split * o.plane * (o.out.f32 ? 4 : 2);
+        mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
+    } else if (warp >= 4) {
+        const int ctid = (int)threadIdx.x - 128;
+        mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
 #ifdef MRT_GEMM_PROBE /* probe builds: the trace's "weights" and "visible" of an fp8 GEMM tile
                          become K block 0's and the last K block's data ready (the thread that
                          stamped them, in this tile's shared memory) */
-    if (KIND == MRT_GEMM_FP8 && ph && ctid == 0) ph[MRT_PH_WEIGHTS] = c.pr.stamps()[0], ph[MRT_PH_VISIBLE] = c.pr.stamps()[1];
+        if (KIND == MRT_GEMM_FP8 && ph && ctid == 0) ph[MRT_PH_WEIGHTS] = pr.stamps()[0], ph[MRT_PH_VISIBLE] = pr.stamps()[1];
 #endif
 #ifdef MRT_MEGA_PROBE /* probe builds: the trace's "weights" and "input" of a GEMM tile become
                          k-loop done and store done (they overwrite the earlier stamps) */
-    if (ph && ctid == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
+        if (ph && ctid == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
-    mrt_gemm_store<KIND, TN, mrt_mega_out, mrt_mega_wait, mrt_consumer_barrier, false>(
-        c.t, o.ga, c.stg, c.flag, epi, wait, mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
+        mrt_gemm_store<KIND, TN, mrt_mega_out, mrt_mega_wait, mrt_consumer_barrier, false>(
+            t, a, stg, flag, epi, wait, mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
 #ifdef MRT_MEGA_PROBE
-    if (ph && ctid == 0) ph[MRT_PH_INPUT] = mrt_globaltimer();
+        if (ph && ctid == 0) ph[MRT_PH_INPUT] = mrt_globaltimer();
 #endif
-    (void)ph;
-    if ((ctid & 127) == 0) mrt_mbar_arrive(c.bars.done());
-}
-
-/* All 384 threads: the tile's barriers invalidated, D2's q_pe copy. */
-template <int KIND, int TN>
-static __device__ MRT_MEGA_PIECE_FN void mrt_mega_gemm_end(const mrt_mega_op &o, const mrt_mega_gemm_ctx<KIND, TN> &c) {
+        if ((ctid & 127) == 0) mrt_mbar_arrive(bars.done());
+    }
     /* staging writes (generic proxy) before the next instruction's TMA into this memory */
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
     if (threadIdx.x == 0) { /* exactly the barriers mrt_gemm_controller_init made (no cluster) */
-        for (int s = 0; s < o.ga.stages; s++)
-            mrt_mbar_inval(c.bars.full_w(s)), mrt_mbar_inval(c.bars.full_x(s)), mrt_mbar_inval(c.bars.empty(s));
-        mrt_mbar_inval(c.bars.scales()), mrt_mbar_inval(c.bars.done());
+        for (int s = 0; s < a.stages; s++)
+            mrt_mbar_inval(bars.full_w(s)), mrt_mbar_inval(bars.full_x(s)), mrt_mbar_inval(bars.empty(s));
+        mrt_mbar_inval(bars.scales()), mrt_mbar_inval(bars.done());
     }
     /* D2: the head's last column tile also carries its roped q_pe into the query */
-    if (KIND == MRT_GEMM_BF16_MN && c.n1 == o.cols)
-        for (int i = (int)threadIdx.x; i < (c.m1 - c.t.m0) * o.rope; i += MRT_MEGA_THREADS) {
-            int m = c.t.m0 + i / o.rope, r = i % o.rope;
-            o.qmla[((size_t)m * o.heads + c.t.batch) * (o.cols + o.rope) + o.cols + r] =
-                o.q_pe[((size_t)m * o.heads + c.t.batch) * o.rope + r];
+    if (KIND == MRT_GEMM_BF16_MN && n1 == o.cols)
+        for (int i = (int)threadIdx.x; i < (m1 - t.m0) * o.rope; i += MRT_MEGA_THREADS) {
+            int m = t.m0 + i / o.rope, r = i % o.rope;
+            o.qmla[((size_t)m * o.heads + t.batch) * (o.cols + o.rope) + o.cols + r] =
+                o.q_pe[((size_t)m * o.heads + t.batch) * o.rope + r];
         }
-}
-
-/* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host); o:
- * the operand row in shared memory, tw / tx: its TMA descriptors in global memory (passed as
- * pointers: with the global row passed by reference, the compiler's clone of this function
- * took the whole 896-byte row by value). By default a function of its own, not inlined: its
- * registers are allocated apart from the kernel body's (inlined, the step took 190 us instead
- * of 177-184: H200, 2026-11-29, despite ptxas's C7510 warning that wgmma is serialized across
- * the call). */
-template <int KIND, int TN>
-static __device__ MRT_MEGA_WG_FN void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
-                                                         const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
-                                                         const mrt_mega_wait &wait, unsigned long long *ph) {
-    const mrt_mega_gemm_ctx<KIND, TN> c(o, pl, smem);
-    mrt_mega_gemm_begin<KIND, TN>(o, c, tw, tx, wait, ph);
-    if (threadIdx.x >= 128 && threadIdx.x < 128 + MRT_GEMM_CONSUMERS) {
-        const int ctid = (int)threadIdx.x - 128;
-        mrt_gemm_compute<KIND, TN>(c.t, o.ga, c.base, c.sxs, c.sws, c.bars, c.pr, c.stg, ctid);
-        mrt_mega_gemm_drain<KIND, TN>(o, c, wait, ph, ctid);
-    }
-    mrt_mega_gemm_end<KIND, TN>(o, c);
 }
 
 /* Scratch of the finalization groups (static shared memory of the megakernel): three groups
