@@ -22,12 +22,16 @@ static __device__ __forceinline__ void mrt_gemm_bf16_compute(const mrt_gemm_tile
     float acc[TN / 2];
 #pragma unroll
     for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f;
+    /* read once: in the megakernel `a` is shared memory (the operand row), which every
+     * mbarrier asm's memory clobber would have the compiler re-read (and spill) each K block */
+    MRT_GEMM_KB_DIAG_DECL(diag, a);
+    const int nkb = t.nkb;
     mrt_ring r = {0, a.stages, 0u};
-    for (int i = 0; i < t.nkb; i++, r.next()) {
+    for (int i = 0; i < nkb; i++, r.next()) {
         const int s = r.s;
         const uint32_t ph = r.ph;
-        mrt_mbar_wait_full(b.full_w(s), ph, a.diag);
-        mrt_mbar_wait_full(b.full_x(s), ph, a.diag);
+        mrt_mbar_wait_full(b.full_w(s), ph, diag);
+        mrt_mbar_wait_full(b.full_x(s), ph, diag);
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_BF16>::W_BYTES;
         mrt_wgmma_fence();
@@ -55,12 +59,14 @@ static __device__ __forceinline__ void mrt_gemm_bf16_mn_compute(const mrt_gemm_t
     float acc0[TN / 2], acc1[TN / 2];
 #pragma unroll
     for (int r = 0; r < TN / 2; r++) acc0[r] = 0.0f, acc1[r] = 0.0f;
+    MRT_GEMM_KB_DIAG_DECL(diag, a); /* read once, as in mrt_gemm_bf16_compute */
+    const int nkb = t.nkb;
     mrt_ring r = {0, a.stages, 0u};
-    for (int i = 0; i < t.nkb; i++, r.next()) {
+    for (int i = 0; i < nkb; i++, r.next()) {
         const int s = r.s;
         const uint32_t ph = r.ph;
-        mrt_mbar_wait_full(b.full_w(s), ph, a.diag);
-        mrt_mbar_wait_full(b.full_x(s), ph, a.diag);
+        mrt_mbar_wait_full(b.full_w(s), ph, diag);
+        mrt_mbar_wait_full(b.full_x(s), ph, diag);
         /* boxes 2*wg and 2*wg+1: [64 K rows][64 N] each, 8 KiB; a k16 step is 16 rows */
         const uint32_t wa = smem + s * L::STAGE_BYTES + (2 * wg) * 8192;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_BF16_MN>::W_BYTES;

@@ -27,12 +27,16 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
 #pragma unroll
     for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f, tile[r] = 0.0f;
     mrt_mbar_wait_full(b.scales(), 0, a.diag);
+    /* read once: in the megakernel `a` is shared memory (the operand row), which every
+     * mbarrier asm's memory clobber would have the compiler re-read (and spill) each K block */
+    MRT_GEMM_KB_DIAG_DECL(diag, a);
+    const int nkb = t.nkb;
     mrt_ring r = {0, a.stages, 0u};
-    for (int i = 0; i < t.nkb; i++, r.next()) {
+    for (int i = 0; i < nkb; i++, r.next()) {
         const int s = r.s;
         const uint32_t ph = r.ph;
-        mrt_mbar_wait_full(b.full_w(s), ph, a.diag);
-        mrt_mbar_wait_full(b.full_x(s), ph, a.diag);
+        mrt_mbar_wait_full(b.full_w(s), ph, diag);
+        mrt_mbar_wait_full(b.full_x(s), ph, diag);
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
         mrt_wgmma_fence();
@@ -44,7 +48,7 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
         mrt_reg_fence(tile);
 #ifdef MRT_GEMM_PROBE /* probe builds: when K block 0's and the last K block's data were ready */
         if (ctid == 0 && i == 0) pr.stamp(0);
-        if (ctid == 0 && i == t.nkb - 1) pr.stamp(1);
+        if (ctid == 0 && i == nkb - 1) pr.stamp(1);
 #endif
         __syncwarp();
         if (lane == 0) mrt_mbar_arrive(b.empty(s)); /* this warp is done reading stage s */
