@@ -24,7 +24,7 @@ static __device__ __forceinline__ void mrt_gemm_bf16_compute(const mrt_gemm_tile
     for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f;
     /* read once: in the megakernel `a` is shared memory (the operand row), which every
      * mbarrier asm's memory clobber would have the compiler re-read (and spill) each K block */
-    MRT_GEMM_KB_DIAG_DECL(diag, a);
+    unsigned *const diag = a.diag;
     const int nkb = t.nkb;
     mrt_ring r = {0, a.stages, 0u};
     for (int i = 0; i < nkb; i++, r.next()) {
@@ -59,7 +59,7 @@ static __device__ __forceinline__ void mrt_gemm_bf16_mn_compute(const mrt_gemm_t
     float acc0[TN / 2], acc1[TN / 2];
 #pragma unroll
     for (int r = 0; r < TN / 2; r++) acc0[r] = 0.0f, acc1[r] = 0.0f;
-    MRT_GEMM_KB_DIAG_DECL(diag, a); /* read once, as in mrt_gemm_bf16_compute */
+    unsigned *const diag = a.diag; /* read once, as in mrt_gemm_bf16_compute */
     const int nkb = t.nkb;
     mrt_ring r = {0, a.stages, 0u};
     for (int i = 0; i < nkb; i++, r.next()) {

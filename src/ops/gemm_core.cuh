@@ -35,14 +35,6 @@
 #define MRT_GEMM_MAX_STAGES 8
 #endif
 #define MRT_GEMM_KB_BYTES 128 /* one K block = one 128-byte swizzle row */
-/* The consumers' k-loops read the watchdog's buffer pointer once, into a register (session
- * 12). The A/B's old form (-DMRT_GEMM_KB_DIAG_RELOAD) binds a reference to the field, so each
- * K block re-reads it after the mbarrier asms' memory clobbers, as the loop did before. */
-#ifdef MRT_GEMM_KB_DIAG_RELOAD
-#define MRT_GEMM_KB_DIAG_DECL(name, a) unsigned *const &name = (a).diag
-#else
-#define MRT_GEMM_KB_DIAG_DECL(name, a) unsigned *const name = (a).diag
-#endif
 
 /* Every spin is bounded: past this many SM cycles (about 10 s, long enough for
  * compute-sanitizer's slowdown) the waiting thread records what it waited for (mrt_diag_trap)
