@@ -16,10 +16,10 @@ typedef struct setup {
     glm5_host in, ref;
 } setup;
 
-static bool make(setup *s, const glm5_config *c, glm5_shape sh, mrt_tiling tiling, uint64_t seed) {
+static bool make(setup *s, const glm5_config *c, glm5_shape sh, mrt_tiling tiling, uint64_t seed, const char *split) {
     memset(s, 0, sizeof *s);
     mrt_plan_opts o = mrt_plan_opts_default();
-    o.tiling = tiling;
+    o.tiling = tiling, o.split = split;
     mrt_status st = glm5_prefix_graph(ctx, c, &sh, &s->g);
     if (!st) st = mrt_plan_build(s->g, &o, &s->p);
     if (!st) st = glm5_host_random(ctx, c, &sh, seed, &s->in);
@@ -43,16 +43,18 @@ static mrt_status run(setup *s, glm5_host *out, mrt_cpu_opts o) {
     return mrt_cpu_run(s->p, bufs, &o);
 }
 
-static void against_reference(const char *what, const glm5_config *c, glm5_shape sh, mrt_tiling tiling) {
+static void against_reference(const char *what, const glm5_config *c, glm5_shape sh, mrt_tiling tiling,
+                              const char *split) {
     setup s;
-    if (!make(&s, c, sh, tiling, 7)) return;
+    if (!make(&s, c, sh, tiling, 7, split)) return;
     glm5_host out = {0};
     double t0 = mrt_now_us();
     mrt_status st = run(&s, &out, mrt_cpu_opts_default());
     double t = (mrt_now_us() - t0) * 1e-6;
     if (CHECK(st == MRT_OK, "%s: %s", what, mrt_last_error(ctx))) {
-        printf("%s (M %d, batch %d, kv %d, %s tiling, %d tasks) in %.2f s:\n", what, sh.m, sh.batch, sh.kv,
-               tiling == MRT_TILING_SEED ? "seed" : "default", s.p->n_tasks, t);
+        printf("%s (M %d, batch %d, kv %d, %s tiling%s%s, %d tasks) in %.2f s:\n", what, sh.m, sh.batch, sh.kv,
+               tiling == MRT_TILING_SEED ? "seed" : "default", split ? ", --split " : "", split ? split : "",
+               s.p->n_tasks, t);
         glm5_check_summary sum;
         int fails = glm5_compare(&out, &s.ref, glm5_plan_outputs(s.p), GLM5_TOL_REFERENCE, stdout, &sum);
         CHECK(fails == 0, "%s: %d outputs out of tolerance", what, fails);
@@ -66,7 +68,7 @@ static void against_reference(const char *what, const glm5_config *c, glm5_shape
 static void interleavings(void) {
     glm5_config c = glm5_config_glm5();
     setup s;
-    if (!make(&s, &c, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, 11)) return;
+    if (!make(&s, &c, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, 11, NULL)) return;
     uint64_t first = 0;
     int same = 0;
     for (int i = 0; i < 50; i++) {
@@ -117,7 +119,7 @@ static void interleavings(void) {
 static void race_detection(void) {
     glm5_config c = glm5_config_glm5();
     setup s;
-    if (!make(&s, &c, (glm5_shape){4, 2, 300}, MRT_TILING_SEED, 3)) return;
+    if (!make(&s, &c, (glm5_shape){4, 2, 300}, MRT_TILING_SEED, 3, NULL)) return;
     const mrt_op *d0 = mrt_graph_find_op(s.g, "D0");
     int t = s.p->op_first_task[d0->id] + 9;
     uint32_t *w = s.p->instr + ((size_t)s.p->tasks[t].worker * s.p->max_len + s.p->tasks[t].slot) * MRT_INSTR_WORDS;
@@ -145,7 +147,7 @@ static void race_detection(void) {
 static void bad_inputs(void) {
     glm5_config c = glm5_config_glm5();
     setup s;
-    if (!make(&s, &c, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, 5)) return;
+    if (!make(&s, &c, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, 5, NULL)) return;
     for (int k = 0; k < 2; k++) {
         glm5_host out = {0};
         glm5_host_clone(ctx, &s.in, &out);
@@ -175,14 +177,16 @@ static void bad_inputs(void) {
 int main(void) {
     ctx = mrt_context_new();
     glm5_config c = glm5_config_glm5(), d = glm5_config_dsv32(), r = glm5_config_reduced();
-    against_reference("GLM-5", &c, (glm5_shape){16, 2, 8192}, MRT_TILING_DEFAULT);
-    against_reference("GLM-5", &c, (glm5_shape){16, 2, 8192}, MRT_TILING_SEED);
-    against_reference("GLM-5", &c, (glm5_shape){64, 4, 2000}, MRT_TILING_SEED);
-    against_reference("GLM-5", &c, (glm5_shape){1, 1, 1}, MRT_TILING_DEFAULT);
-    against_reference("DeepSeek-V3.2", &d, (glm5_shape){8, 2, 1000}, MRT_TILING_DEFAULT);
-    against_reference("DeepSeek-V3.2", &d, (glm5_shape){8, 2, 1000}, MRT_TILING_SEED);
+    against_reference("GLM-5", &c, (glm5_shape){16, 2, 8192}, MRT_TILING_DEFAULT, NULL);
+    against_reference("GLM-5", &c, (glm5_shape){16, 2, 8192}, MRT_TILING_SEED, NULL);
+    against_reference("GLM-5", &c, (glm5_shape){64, 4, 2000}, MRT_TILING_SEED, NULL);
+    against_reference("GLM-5", &c, (glm5_shape){1, 1, 1}, MRT_TILING_DEFAULT, NULL);
+    against_reference("DeepSeek-V3.2", &d, (glm5_shape){8, 2, 1000}, MRT_TILING_DEFAULT, NULL);
+    against_reference("DeepSeek-V3.2", &d, (glm5_shape){8, 2, 1000}, MRT_TILING_SEED, NULL);
     /* the sanitizer runs' model (test_serial / test_mega_prefix --tiny) and shape */
-    against_reference("GLM-5 reduced", &r, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT);
+    against_reference("GLM-5 reduced", &r, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, NULL);
+    /* --split: D1 unsplit (its lone task finalizes), B0 and the head gate at other splits */
+    against_reference("GLM-5", &c, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, "D1=1,B0=2,C0=3");
     interleavings();
     race_detection();
     bad_inputs();

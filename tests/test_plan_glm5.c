@@ -322,12 +322,59 @@ static void test_order(mrt_context *ctx) {
     mrt_graph_free(g);
 }
 
+/* --split OP=N: the named GEMMs' split-K after the tiling's rules (tasks = tiles x N, the other
+ * ops untouched), refused with the op named when it is not a planned split-K GEMM or N does
+ * not divide its K blocks. */
+static void test_split(mrt_context *ctx) {
+    glm5_config c = glm5_config_glm5();
+    const glm5_shape s = {16, 2, 8192};
+    struct {
+        const char *split;
+        int d1, d0, b0, c0;
+    } ok[] = {{NULL, 128, 128, 84, 16}, {"D1=2", 64, 128, 84, 16}, {"D1=1,B0=6,C0=48", 32, 128, 126, 48}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.split = ok[i].split;
+        mrt_graph *g;
+        mrt_plan *p = build(ctx, &c, s, o, &g);
+        const char *w = ok[i].split ? ok[i].split : "(none)";
+        CHECK(p && op_tiles(p, "D1") == ok[i].d1, "--split %s: D1 %d tasks, want %d", w, p ? op_tiles(p, "D1") : -1, ok[i].d1);
+        CHECK(p && op_tiles(p, "D0") == ok[i].d0, "--split %s: D0 %d tasks, want %d", w, p ? op_tiles(p, "D0") : -1, ok[i].d0);
+        CHECK(p && op_tiles(p, "B0") == ok[i].b0, "--split %s: B0 %d tasks, want %d", w, p ? op_tiles(p, "B0") : -1, ok[i].b0);
+        CHECK(p && op_tiles(p, "C0") == ok[i].c0, "--split %s: C0 %d tasks, want %d", w, p ? op_tiles(p, "C0") : -1, ok[i].c0);
+        mrt_plan_free(p);
+        mrt_graph_free(g);
+    }
+    struct {
+        const char *ops, *split, *says;
+    } bad[] = {{NULL, "D1=3", "D1=3 does not divide its 16 K blocks"},
+               {NULL, "A0=2", "A0 does not split K"},
+               {NULL, "X7=1", "X7 is not a planned op"},
+               {"A0,C0,B1", "D1=1", "D1 is not a planned op"},
+               {NULL, "D1", "\"D1\" is not OP=N"},
+               {NULL, "D1=0", "\"0\" is not a split of 1..4096"},
+               {NULL, "D1=2x", "\"2x\" is not a split"},
+               {NULL, "D1=2,,B0=6", "\"\" is not OP=N"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.ops = bad[i].ops, o.split = bad[i].split;
+        mrt_graph *g = NULL;
+        glm5_prefix_graph(ctx, &c, &s, &g);
+        mrt_plan *p = NULL;
+        mrt_status st = mrt_plan_build(g, &o, &p);
+        CHECK(st == MRT_ERR_INVALID && !p && strstr(mrt_last_error(ctx), bad[i].says), "--split %s refused: %s",
+              bad[i].split, mrt_last_error(ctx));
+        mrt_graph_free(g);
+    }
+}
+
 int main(void) {
     mrt_context *ctx = mrt_context_new();
     test_seed_plan(ctx);
     test_shapes(ctx);
     test_subgraph(ctx);
     test_order(ctx);
+    test_split(ctx);
     test_estimates(ctx);
     mrt_context_free(ctx);
     TEST_MAIN_END();
