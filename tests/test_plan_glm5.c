@@ -249,6 +249,18 @@ static void test_subgraph(mrt_context *ctx) {
     mrt_graph_free(g);
 }
 
+/* A plan build with these options is refused (no plan) with a message containing `says`. */
+static void expect_refused(mrt_context *ctx, const glm5_config *c, glm5_shape s, mrt_plan_opts o, const char *what,
+                           const char *says) {
+    mrt_graph *g = NULL;
+    glm5_prefix_graph(ctx, c, &s, &g);
+    mrt_plan *p = NULL;
+    mrt_status st = mrt_plan_build(g, &o, &p);
+    CHECK(st == MRT_ERR_INVALID && !p && strstr(mrt_last_error(ctx), says), "%s refused: %s", what, mrt_last_error(ctx));
+    mrt_plan_free(p);
+    mrt_graph_free(g);
+}
+
 /* The plan's op order: by default, of the ready ops the one starting the longest chain of
  * consumers (GLM-5: E1 before D2); the seed tiling keeps the graph's; --order gives it,
  * refused with a message naming the op when it is not a producers-first order of exactly
@@ -297,13 +309,7 @@ static void test_order(mrt_context *ctx) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         mrt_plan_opts o = mrt_plan_opts_default();
         o.order = bad[i].order;
-        mrt_graph *g = NULL;
-        glm5_prefix_graph(ctx, &c, &s, &g);
-        mrt_plan *p = NULL;
-        mrt_status st = mrt_plan_build(g, &o, &p);
-        CHECK(st == MRT_ERR_INVALID && !p && strstr(mrt_last_error(ctx), bad[i].says), "--order %s refused: %s",
-              bad[i].order, mrt_last_error(ctx));
-        mrt_graph_free(g);
+        expect_refused(ctx, &c, s, o, bad[i].order, bad[i].says);
     }
     /* with --ops, the order lists exactly the planned ops */
     mrt_plan_opts o = mrt_plan_opts_default();
@@ -358,13 +364,7 @@ static void test_split(mrt_context *ctx) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         mrt_plan_opts o = mrt_plan_opts_default();
         o.ops = bad[i].ops, o.split = bad[i].split;
-        mrt_graph *g = NULL;
-        glm5_prefix_graph(ctx, &c, &s, &g);
-        mrt_plan *p = NULL;
-        mrt_status st = mrt_plan_build(g, &o, &p);
-        CHECK(st == MRT_ERR_INVALID && !p && strstr(mrt_last_error(ctx), bad[i].says), "--split %s refused: %s",
-              bad[i].split, mrt_last_error(ctx));
-        mrt_graph_free(g);
+        expect_refused(ctx, &c, s, o, bad[i].split, bad[i].says);
     }
 }
 
