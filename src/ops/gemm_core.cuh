@@ -195,21 +195,12 @@ static __device__ __forceinline__ void mrt_mbar_wait_empty(uint32_t bar, uint32_
 }
 /* Consumer side (a stage to fill, the scales to arrive). Bound twice the others', so the
  * CTA's watchdog, which knows the whole pipeline's progress, reports first. */
-#ifdef MRT_MBAR_WAIT_INLINE /* session 12's A/B: the spin inlined, as before */
-#define MRT_MBAR_SLOW_FN __forceinline__
-#else
-#define MRT_MBAR_SLOW_FN __noinline__
-#endif
-static __device__ MRT_MBAR_SLOW_FN void mrt_mbar_wait_full_slow(uint32_t bar, uint32_t parity, unsigned *diag) {
+static __device__ __forceinline__ void mrt_mbar_wait_full(uint32_t bar, uint32_t parity, unsigned *diag) {
+    if (mrt_mbar_try(bar, parity)) return;
     long long t0 = clock64();
     while (!mrt_mbar_try(bar, parity))
         if (clock64() - t0 > 2 * MRT_SPIN_LIMIT_CYCLES) mrt_diag_trap(diag, MRT_DIAG_FULL_WAIT, bar, parity, 0, 0);
     __syncwarp(); /* lanes leave the spin at different times; wgmma needs the warp converged */
-}
-/* The spin out of line: in the consumers' k-loop its registers (clock, the trap's arguments)
- * would otherwise be live across the loop and push its state into local memory. */
-static __device__ __forceinline__ void mrt_mbar_wait_full(uint32_t bar, uint32_t parity, unsigned *diag) {
-    if (!mrt_mbar_try(bar, parity)) mrt_mbar_wait_full_slow(bar, parity, diag);
 }
 
 static __device__ __forceinline__ uint64_t mrt_policy_evict_first() {
