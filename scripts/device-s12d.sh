@@ -1,4 +1,5 @@
 #!/bin/bash
+# Ran at 1f797d8 (bench/RESULTS.md, session 12); -DMRT_MEGA_INLINE_WG is gone from the code since.
 # Session 12, run 4: is the megakernel's ~0.5 us a K block (run 3's probe, data already in
 # shared memory) ptxas's wgmma serialization (C7510: the GEMM and wgmma E1 tiles are calls)?
 # inl = -DMRT_MEGA_INLINE_WG (both tiles inlined: no C7510, 992 bytes of spill stores in the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# Ran at 59b42f7 (bench/RESULTS.md, session 12); -DMRT_MEGA_SPLIT_WG is gone from the code since.
 # Session 12, run 5: the GEMM tile split (-DMRT_MEGA_SPLIT_WG): only the consumers' k-loop
 # (the wgmmas) and the wgmma E1 tile inlined into the kernel body, the tile's set-up /
 # producers, store and tear-down calls: no C7510, 644 bytes of spill stores in the body at

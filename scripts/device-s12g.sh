@@ -1,4 +1,5 @@
 #!/bin/bash
+# Ran at 1c0c9ab (bench/RESULTS.md, session 12); -DMRT_GEMM_KB_DIAG_RELOAD is gone from the code since.
 # Session 12, run 7: the consumers' k-loops read the watchdog pointer (a.diag) once instead of
 # after every mbarrier asm (run 6's ncu: a 64-bit operand-row field re-read from shared memory
 # and spilled each K block). Old form: -DMRT_GEMM_KB_DIAG_RELOAD (PTX identical to 454790d's

@@ -1,4 +1,5 @@
 #!/bin/bash
+# Ran at cd4cd10 (bench/RESULTS.md, session 12); -DMRT_MBAR_WAIT_INLINE is gone from the code since.
 # Session 12, run 8 (the session's last ~4.5 device minutes): the full-barrier wait's spin out of
 # line (mrt_mbar_wait_full_slow, a call only when the stage is not ready), so the consumers'
 # k-loop keeps fewer registers live (fp8 tile at TN 16: spill stores 88 -> 60 bytes, loads 276
