@@ -163,8 +163,13 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
     if (threadIdx.x == 0) { /* exactly the barriers mrt_gemm_controller_init made (no cluster) */
-        for (int s = 0; s < a.stages; s++)
-            mrt_mbar_inval(bars.full_w(s)), mrt_mbar_inval(bars.full_x(s)), mrt_mbar_inval(bars.empty(s));
+        for (int s = 0; s < a.stages; s++) {
+            mrt_mbar_inval(bars.full_w(s));
+#ifndef MRT_GEMM_ONE_FULL /* with it, full_x is full_w */
+            mrt_mbar_inval(bars.full_x(s));
+#endif
+            mrt_mbar_inval(bars.empty(s));
+        }
         mrt_mbar_inval(bars.scales()), mrt_mbar_inval(bars.done());
     }
     /* D2: the head's last column tile also carries its roped q_pe into the query */

@@ -31,7 +31,9 @@ static __device__ __forceinline__ void mrt_gemm_bf16_compute(const mrt_gemm_tile
         const int s = r.s;
         const uint32_t ph = r.ph;
         mrt_mbar_wait_full(b.full_w(s), ph, diag);
+#ifndef MRT_GEMM_ONE_FULL /* one barrier: the weights' wait above covered the activations */
         mrt_mbar_wait_full(b.full_x(s), ph, diag);
+#endif
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_BF16>::W_BYTES;
         mrt_wgmma_fence();
@@ -66,7 +68,9 @@ static __device__ __forceinline__ void mrt_gemm_bf16_mn_compute(const mrt_gemm_t
         const int s = r.s;
         const uint32_t ph = r.ph;
         mrt_mbar_wait_full(b.full_w(s), ph, diag);
+#ifndef MRT_GEMM_ONE_FULL /* one barrier: the weights' wait above covered the activations */
         mrt_mbar_wait_full(b.full_x(s), ph, diag);
+#endif
         /* boxes 2*wg and 2*wg+1: [64 K rows][64 N] each, 8 KiB; a k16 step is 16 rows */
         const uint32_t wa = smem + s * L::STAGE_BYTES + (2 * wg) * 8192;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_BF16_MN>::W_BYTES;

@@ -363,7 +363,11 @@ template <int KIND, int TN> struct mrt_gemm_layout {
 struct mrt_gemm_bars {
     uint32_t base;
     __device__ __forceinline__ uint32_t full_w(int s) const { return base + 8u * s; }
+#ifdef MRT_GEMM_ONE_FULL /* experiment: one full barrier a stage for both operands (two arrivals) */
+    __device__ __forceinline__ uint32_t full_x(int s) const { return full_w(s); }
+#else
     __device__ __forceinline__ uint32_t full_x(int s) const { return base + 8u * (MRT_GEMM_MAX_STAGES + s); }
+#endif
     __device__ __forceinline__ uint32_t empty(int s) const { return base + 8u * (2 * MRT_GEMM_MAX_STAGES + s); }
     __device__ __forceinline__ uint32_t scales() const { return base + 8u * (3 * MRT_GEMM_MAX_STAGES); }
     __device__ __forceinline__ uint32_t done() const { return base + 8u * (3 * MRT_GEMM_MAX_STAGES + 1); }
@@ -389,7 +393,11 @@ struct mrt_ring {
  * (and compute-sanitizer's racecheck does not report it). */
 struct mrt_gemm_progress {
     volatile int *p;
+#ifdef MRT_GEMM_PROGRESS_PLAIN /* experiment: a plain volatile store (the watchdog reads it only to report) */
+    __device__ __forceinline__ void set(int i, int v) const { p[i] = v; }
+#else
     __device__ __forceinline__ void set(int i, int v) const { atomicExch((int *)p + i, v); }
+#endif
     __device__ __forceinline__ int get(int i) const { return atomicAdd((int *)p + i, 0); }
 #ifdef MRT_GEMM_PROBE /* probe builds: %globaltimer into stamp k (0, 1), after progress[4] */
     __device__ __forceinline__ unsigned long long *stamps() const { return (unsigned long long *)(p + 4); }
@@ -409,8 +417,12 @@ struct mrt_gemm_progress {
 template <int KIND>
 static __device__ __forceinline__ void mrt_gemm_controller_init(const mrt_gemm_bars &b, int stages, int cluster_size) {
     for (int s = 0; s < stages; s++) {
+#ifdef MRT_GEMM_ONE_FULL
+        mrt_mbar_init(b.full_w(s), 2); /* = full_x(s): the weight and the activation loader arrive */
+#else
         mrt_mbar_init(b.full_w(s), 1);
         mrt_mbar_init(b.full_x(s), 1);
+#endif
         mrt_mbar_init(b.empty(s), MRT_GEMM_CONSUMERS / 32);
     }
     mrt_mbar_init(b.scales(), 64); /* every lane of the two scale-writing warps (mrt_gemm_scales_written) */
