@@ -12,7 +12,9 @@
 #   plain   = -DMRT_GEMM_PROGRESS_PLAIN: the watchdog's progress words as volatile stores, not
 #             shared-memory atomicExch (the watchdog reads them only to report)
 #   both    = the two together
-# Tests (mega = serial bytes at 12 shapes; the standalone GEMMs), A B C D A B C D, the GEMM
+#   xpf     = -DMRT_GEMM_PREFETCH_X_EARLY: the activation's TMA descriptor prefetched before the
+#             input wait (2.2-3.6 us from a tile's input to its first K block, session 12)
+# (A B C D E, twice.) Tests (mega = serial bytes at 12 shapes; the standalone GEMMs), A B C D A B C D, the GEMM
 # probe on the default and on onefull. If onefull is kept: compute-sanitizer of the
 # reduced-size step in its flavour (a second run: mega_tiny_sanitize 90 build-san2o onefull,
 # build-san2o = "-DMRT_SPIN_LIMIT_CYCLES=2000000000000LL -DMRT_A0_CLUSTER=1
@@ -24,6 +26,7 @@ T="tests/gpu/test_mega_prefix build-onefull/tests/gpu/test_gemm_fp8 build-oneful
 build_variant onefull -DMRT_GEMM_ONE_FULL "megartp build-onefull/$T" &
 build_variant plain -DMRT_GEMM_PROGRESS_PLAIN megartp &
 build_variant both "-DMRT_GEMM_ONE_FULL -DMRT_GEMM_PROGRESS_PLAIN" "megartp build-both/tests/gpu/test_mega_prefix" &
+build_variant xpf -DMRT_GEMM_PREFETCH_X_EARLY megartp &
 build_variant gp -DMRT_GEMM_PROBE megartp &
 build_variant gp1 "-DMRT_GEMM_PROBE -DMRT_GEMM_ONE_FULL" megartp &
 build_or_exit build/megartp
@@ -34,7 +37,7 @@ build_tests 120 test_mega_prefix onefull both
 build_tests 100 "test_gemm_fp8 --quick" onefull
 build_tests 60 "test_serial --quick" onefull
 echo "t=$((SECONDS - t0)) s"
-ab_bench serial,cmp,mega build build-onefull build-plain build-both
+ab_bench serial,cmp,mega build build-onefull build-plain build-both build-xpf
 cp_bench build build-onefull build-both
 PH=("input ready" "weights issued" visible "compute done" published)
 for b in gp gp1; do

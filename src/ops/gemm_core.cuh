@@ -493,12 +493,17 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
                                                       const Wait &wait, int lane) {
     typedef mrt_gemm_kind<KIND> K_;
     typedef mrt_gemm_layout<KIND, TN> L;
+#ifdef MRT_GEMM_PREFETCH_X_EARLY /* experiment: the descriptor (not the data) fetched while waiting */
+    if (lane == 0) mrt_tma_prefetch_desc(tx);
+#endif
     wait(lane); /* everything below reads the producer's output */
     const int first = t.nkb < a.stages ? t.nkb : a.stages;
     const int col0 = t.batch * a.act_batch_col + t.kb0 * K_::KB;
     uint64_t pol = 0;
     if (lane == 0) {
+#ifndef MRT_GEMM_PREFETCH_X_EARLY
         mrt_tma_prefetch_desc(tx);
+#endif
         pol = mrt_policy_evict_last(); /* activations are re-read by every N tile */
         for (int i = 0; i < first; i++) {
             mrt_mbar_arrive_tx(b.full_x(i), L::X_BYTES);
