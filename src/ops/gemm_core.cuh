@@ -31,7 +31,10 @@
 
 #define MRT_GEMM_THREADS 384
 #define MRT_GEMM_CONSUMERS 256 /* two consumer warpgroups: warps 4..11 */
-#ifndef MRT_GEMM_MAX_STAGES /* -DMRT_GEMM_MAX_STAGES=N: a deeper ring where shared memory holds it */
+/* -DMRT_GEMM_MAX_STAGES=N: a deeper ring where shared memory holds it. 12 measured slower in
+ * every executor (serial +3, cmp +2.6, mega +2 us; H200, session 12 run 2): the k-loop is not
+ * waiting for weights. */
+#ifndef MRT_GEMM_MAX_STAGES
 #define MRT_GEMM_MAX_STAGES 8
 #endif
 #define MRT_GEMM_KB_BYTES 128 /* one K block = one 128-byte swizzle row */
