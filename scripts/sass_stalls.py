@@ -6,7 +6,7 @@
 
 prints the columns found, the N instructions with the most stall samples (address, samples,
 the three largest reasons, the instruction), and the samples within 24 instructions after
-each HGMMA (a GEMM consumer's k-loop) against the kernel's total."""
+each HGMMA or QGMMA (a GEMM consumer's k-loop) against the kernel's total."""
 import csv
 import sys
 
@@ -39,10 +39,10 @@ def main():
         print("%5d %7d  %-60s %s" % (i, num(r[allc]), " ".join("%s=%d" % (h[:22], v) for v, h in rs if v), r[src].strip()[:90]))
     near = set()
     for i, r in enumerate(body):
-        if "HGMMA" in r[src]:
+        if "GMMA" in r[src]:  # HGMMA (bf16) and QGMMA (fp8)
             near.update(range(max(0, i - 24), min(len(body), i + 24)))
     s = sum(num(body[i][allc]) for i in near)
-    print("samples within 24 instructions of an HGMMA: %d of %d (%.1f%%)" % (s, total, 100.0 * s / max(total, 1)))
+    print("samples within 24 instructions of a wgmma: %d of %d (%.1f%%)" % (s, total, 100.0 * s / max(total, 1)))
 
 
 if __name__ == "__main__":
