@@ -46,10 +46,7 @@ __global__ void __launch_bounds__(32, 1) bench_read(const uint8_t *src, size_t b
         if (i >= READ_STAGES) mrt_mbar_wait_full(bar, ((i / READ_STAGES) - 1) & 1, NULL);
         uint32_t len = (uint32_t)(hi - off < READ_STAGE ? hi - off : READ_STAGE);
         mrt_mbar_arrive_tx(bar, len);
-        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                         mrt_smem_u32(rsmem + s * READ_STAGE)),
-                     "l"(src + off), "r"(len), "r"(bar)
-                     : "memory");
+        mrt_bulk_load(mrt_smem_u32(rsmem + s * READ_STAGE), src + off, len, bar);
     }
     for (int j = i - READ_STAGES < 0 ? 0 : i - READ_STAGES; j < i; j++)
         mrt_mbar_wait_full(mrt_smem_u32(&bars[j % READ_STAGES]), (j / READ_STAGES) & 1, NULL);

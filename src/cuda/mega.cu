@@ -168,10 +168,7 @@ static __device__ __forceinline__ void mrt_mega_fetch_words(mrt_mega_slots &S, c
     if (s >= len) return;
     const uint32_t bar = mrt_smem_u32(&S.wbar[s % 3]), bytes = MRT_INSTR_WORDS * 4;
     mrt_mbar_arrive_tx(bar, bytes);
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                     mrt_smem_u32(S.w[s % 3])),
-                 "l"(q + (size_t)s * MRT_INSTR_WORDS), "r"(bytes), "r"(bar)
-                 : "memory");
+    mrt_bulk_load(mrt_smem_u32(S.w[s % 3]), q + (size_t)s * MRT_INSTR_WORDS, bytes, bar);
 }
 /* One thread: the operand row of instruction s (if it exists), less its TMA descriptors, on
  * its way into its slot; waits (bounded) for s's words, which name the row. */
@@ -182,10 +179,7 @@ static __device__ __forceinline__ void mrt_mega_fetch_row(mrt_mega_slots &S, con
     constexpr uint32_t skip = (uint32_t)offsetof(mrt_mega_op, ga), bytes = (uint32_t)sizeof(mrt_mega_op) - skip;
     const uint32_t bar = mrt_smem_u32(&S.obar[s & 1]);
     mrt_mbar_arrive_tx(bar, bytes);
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                     mrt_smem_u32(&S.op[s & 1]) + skip),
-                 "l"((const uint8_t *)&ops[S.w[s % 3][1]] + skip), "r"(bytes), "r"(bar)
-                 : "memory");
+    mrt_bulk_load(mrt_smem_u32(&S.op[s & 1]) + skip, (const uint8_t *)&ops[S.w[s % 3][1]] + skip, bytes, bar);
 }
 #endif
 

@@ -222,6 +222,13 @@ static __device__ __forceinline__ void mrt_tma_prefetch_desc(const CUtensorMap *
 /* 2D tiled TMA load into shared memory, completing `bar` with the box's bytes. c0 is the
  * innermost (contiguous) coordinate in elements, c1 the row. Out-of-bounds elements are
  * written as zeros and still count towards the transaction bytes. */
+/* A plain (1D) bulk copy of `bytes` (a multiple of 16) from global memory to shared memory,
+ * completing on mbarrier `bar` (whose expect_tx the caller made). */
+static __device__ __forceinline__ void mrt_bulk_load(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+                 "l"(src), "r"(bytes), "r"(bar)
+                 : "memory");
+}
 static __device__ __forceinline__ void mrt_tma_load_2d(uint32_t dst, const CUtensorMap *m, int c0, int c1,
                                                        uint32_t bar, uint64_t policy) {
     asm volatile(
