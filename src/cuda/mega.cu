@@ -135,18 +135,21 @@ static __device__ MRT_MEGA_A0_FN void mrt_mega_a0(const mrt_mega_op &o, const ui
     for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_row(o.a0, (int)row, scratch);
 }
 
-/* Copies an operand row into shared memory, all threads, 16 bytes each, from its first
- * member after the TMA descriptors (those stay in global memory: TMA reads them there).
- * The table does not change while a kernel runs: non-coherent loads. */
+/* The part of an operand row that goes to shared memory: from its first member after the TMA
+ * descriptors (those stay in global memory: TMA reads them there). */
+constexpr uint32_t mrt_mega_row_skip = (uint32_t)offsetof(mrt_mega_op, ga);
+static_assert(mrt_mega_row_skip % 16 == 0 && sizeof(mrt_mega_op) % 16 == 0, "operand row copies in 16-byte pieces");
+
+#ifndef MRT_MEGA_TWO_SLOTS
+/* Copies an operand row into shared memory, all threads, 16 bytes each. The table does not
+ * change while a kernel runs: non-coherent loads. */
 static __device__ __forceinline__ void mrt_mega_row_copy(mrt_mega_op &dst, const mrt_mega_op &src) {
-    constexpr int skip = (int)offsetof(mrt_mega_op, ga), n = ((int)sizeof(mrt_mega_op) - skip) / 16;
-    static_assert(skip % 16 == 0 && sizeof(mrt_mega_op) % 16 == 0, "operand row copies in 16-byte pieces");
-    const uint4 *s = (const uint4 *)((const uint8_t *)&src + skip);
-    uint4 *d = (uint4 *)((uint8_t *)&dst + skip);
+    constexpr int n = ((int)sizeof(mrt_mega_op) - (int)mrt_mega_row_skip) / 16;
+    const uint4 *s = (const uint4 *)((const uint8_t *)&src + mrt_mega_row_skip);
+    uint4 *d = (uint4 *)((uint8_t *)&dst + mrt_mega_row_skip);
     for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) d[i] = __ldg(s + i);
 }
-
-#ifdef MRT_MEGA_TWO_SLOTS
+#else
 /* Two instruction slots (DESIGN.md section 3; experiment, -DMRT_MEGA_TWO_SLOTS): an
  * instruction's words and operand row arrive in shared memory by bulk copies (TMA) issued
  * while earlier instructions run, so a worker moves from one instruction to the
@@ -176,7 +179,7 @@ static __device__ __forceinline__ void mrt_mega_fetch_row(mrt_mega_slots &S, con
                                                           unsigned *diag) {
     if (s >= len) return;
     mrt_mbar_wait_empty(mrt_smem_u32(&S.wbar[s % 3]), (uint32_t)(s / 3) & 1u, diag, s % 3, s, 3);
-    constexpr uint32_t skip = (uint32_t)offsetof(mrt_mega_op, ga), bytes = (uint32_t)sizeof(mrt_mega_op) - skip;
+    constexpr uint32_t skip = mrt_mega_row_skip, bytes = (uint32_t)sizeof(mrt_mega_op) - skip;
     const uint32_t bar = mrt_smem_u32(&S.obar[s & 1]);
     mrt_mbar_arrive_tx(bar, bytes);
     mrt_bulk_load(mrt_smem_u32(&S.op[s & 1]) + skip, (const uint8_t *)&ops[S.w[s % 3][1]] + skip, bytes, bar);
