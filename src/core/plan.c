@@ -212,8 +212,7 @@ static mrt_status given_splits(mrt_plan *p) {
         if (kblocks % v)
             return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s=%ld does not divide its %lld K blocks", name, v,
                             (long long)kblocks);
-        c->tasks = c->tasks / c->split * (int)v;
-        c->split = (int)v;
+        c->split = (int)v; /* (c->tasks, share_workers' input, is not read after it) */
         s += n + (e ? 1 : 0);
     }
     return MRT_OK;
