@@ -27,8 +27,8 @@ echo "t=$((SECONDS - t0)) s"
 ab_bench serial,cmp,mega build-both build-bothbc build-bothbci
 cp_bench build-both build-bothbc build-bothbci
 echo "t=$((SECONDS - t0)) s"
-mega_tiny_sanitize 100 build-san both
+mega_traces 400 build-both build-bothbc build-bothbci
 echo "t=$((SECONDS - t0)) s"
-mega_traces 540 build-both build-bothbc build-bothbci
+mega_tiny_sanitize 90 build-san both
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
