@@ -111,7 +111,7 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
  * wgmma of a kernel that calls a function holding wgmma (C7510), and it is still faster:
  * with the GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body)
  * the step measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
-static __device__ MRT_MEGA_WG_FN void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+static __device__ __noinline__ void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_IL_THREADS) return;
     if (o.il.heads == 32) mrt_index_logits_tile_wg<4>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
     else mrt_index_logits_tile_wg<2>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
@@ -126,12 +126,8 @@ static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const ui
     mrt_topk_tile<MRT_MEGA_TOPK_THREADS>(o.tk, (int)pl[0], (int)pl[1], smem, (int)threadIdx.x);
 }
 
-#ifdef MRT_MEGA_BODY_CALLS /* see mega_gemm.cuh */
-#define MRT_MEGA_A0_FN __noinline__
-#else
-#define MRT_MEGA_A0_FN __forceinline__
-#endif
-static __device__ MRT_MEGA_A0_FN void mrt_mega_a0(const mrt_mega_op &o, const uint32_t *pl, double *scratch) {
+/* inlined: as a call, see mrt_mega_fin_job */
+static __device__ __forceinline__ void mrt_mega_a0(const mrt_mega_op &o, const uint32_t *pl, double *scratch) {
     for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_row(o.a0, (int)row, scratch);
 }
 

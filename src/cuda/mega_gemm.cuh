@@ -98,18 +98,11 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
  * took the whole 896-byte row by value). A function of its own, not inlined: its registers
  * are allocated apart from the kernel body's (inlined, the step took 190 us instead of
  * 177-184: H200, 2026-11-29, despite ptxas's C7510 warning that wgmma is serialized across
- * the call). */
-/* -DMRT_MEGA_INLINE_WG (experiment): the GEMM and wgmma E1 tiles inlined into the kernel body,
- * so ptxas does not serialize their wgmmas (C7510). Alone it measured 107.7 / 108.3 us against
- * 97.7 / 97.4 (992 bytes of body spill at TN 16; H200, session 12 run 4); with
- * -DMRT_MEGA_BODY_CALLS (the body's own spill 308 -> 64 bytes) it is compile-checked only. */
-#ifdef MRT_MEGA_INLINE_WG
-#define MRT_MEGA_WG_FN __forceinline__
-#else
-#define MRT_MEGA_WG_FN __noinline__
-#endif
+ * the call). Since then, inlined (no C7510): 107.7 / 108.3 us against 97.7 / 97.4 (992 bytes of
+ * body spill at TN 16; H200, session 12 run 4); inlined with A0's row and the finalization job
+ * made calls (body spill 556 bytes): 99.1-99.9 against 94.3-95.1 (session 13 run 2). */
 template <int KIND, int TN>
-static __device__ MRT_MEGA_WG_FN void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
+static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
                                                         const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
                                                           const mrt_mega_wait &wait, unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;
@@ -173,10 +166,7 @@ static __device__ MRT_MEGA_WG_FN void mrt_mega_gemm_tile(const mrt_mega_op &o, c
     __syncthreads();
     if (threadIdx.x == 0) { /* exactly the barriers mrt_gemm_controller_init made (no cluster) */
         for (int s = 0; s < a.stages; s++) {
-            mrt_mbar_inval(bars.full_w(s));
-#ifndef MRT_GEMM_ONE_FULL /* with it, full_x is full_w */
-            mrt_mbar_inval(bars.full_x(s));
-#endif
+            mrt_mbar_inval(bars.full(s));
             mrt_mbar_inval(bars.empty(s));
         }
         mrt_mbar_inval(bars.scales()), mrt_mbar_inval(bars.done());
@@ -247,15 +237,10 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
 /* One job, by a group of 128 threads: its columns summed over the split planes in split
  * order (0 + p0 + p1 ..., mrt_gemm_store's order) into o.reduced, then the op's epilogue on
  * them, as src/ops/gemm_fp8.c's cpu_final does. Ends with the group's barrier. */
-/* -DMRT_MEGA_BODY_CALLS (experiment, compile-checked in session 12): the finalization job and
- * A0's row as calls, not inlined into the kernel body, whose register pressure (308 bytes of
- * spill a thread at TN 16) is what made inlining the wgmma tiles a loss (session 12 runs 4-5). */
-#ifdef MRT_MEGA_BODY_CALLS
-#define MRT_MEGA_BODY_FN __noinline__
-#else
-#define MRT_MEGA_BODY_FN
-#endif
-static __device__ MRT_MEGA_BODY_FN void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
+/* Inlined into the kernel body (308 bytes of spill a thread at TN 16 there). As a call, with
+ * A0's row one too (body spill 64 bytes), the step was slower: 99.2-100.7 us against 95.0-95.1
+ * (H200, session 13 run 2). */
+static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
                                         mrt_mega_fin_smem &sm, int gi) {
     const mrt_epi_args &e = o.epi;
     const int N = e.N, row = u.m0 + job / u.pieces, pc = job % u.pieces;

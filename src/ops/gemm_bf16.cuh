@@ -30,10 +30,7 @@ static __device__ __forceinline__ void mrt_gemm_bf16_compute(const mrt_gemm_tile
     for (int i = 0; i < nkb; i++, r.next()) {
         const int s = r.s;
         const uint32_t ph = r.ph;
-        mrt_mbar_wait_full(b.full_w(s), ph, diag);
-#ifndef MRT_GEMM_ONE_FULL /* one barrier: the weights' wait above covered the activations */
-        mrt_mbar_wait_full(b.full_x(s), ph, diag);
-#endif
+        mrt_mbar_wait_full(b.full(s), ph, diag);
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_BF16>::W_BYTES;
         mrt_wgmma_fence();
@@ -67,10 +64,7 @@ static __device__ __forceinline__ void mrt_gemm_bf16_mn_compute(const mrt_gemm_t
     for (int i = 0; i < nkb; i++, r.next()) {
         const int s = r.s;
         const uint32_t ph = r.ph;
-        mrt_mbar_wait_full(b.full_w(s), ph, diag);
-#ifndef MRT_GEMM_ONE_FULL /* one barrier: the weights' wait above covered the activations */
-        mrt_mbar_wait_full(b.full_x(s), ph, diag);
-#endif
+        mrt_mbar_wait_full(b.full(s), ph, diag);
         /* boxes 2*wg and 2*wg+1: [64 K rows][64 N] each, 8 KiB; a k16 step is 16 rows */
         const uint32_t wa = smem + s * L::STAGE_BYTES + (2 * wg) * 8192;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_BF16_MN>::W_BYTES;

@@ -361,7 +361,7 @@ template <int KIND, int TN> struct mrt_gemm_layout {
         sw_off = sx_off + ((sx_bytes + 15) & ~15u);
         uint32_t sw_bytes = K_::SCALED ? (uint32_t)(kb_per_cta * 4) : 0;
         bar_off = sw_off + ((sw_bytes + 15) & ~15u);
-        flag_off = bar_off + (3 * MRT_GEMM_MAX_STAGES + 4) * 8;
+        flag_off = bar_off + (2 * MRT_GEMM_MAX_STAGES + 4) * 8;
         total = flag_off + 32; /* flag, then progress[4] (see mrt_gemm_watchdog) */
 #ifdef MRT_GEMM_PROBE
         total += 16; /* the probe's two stamps (mrt_gemm_progress::stamp) */
@@ -372,18 +372,14 @@ template <int KIND, int TN> struct mrt_gemm_layout {
 /* mbarriers of the pipeline (shared-memory addresses). */
 struct mrt_gemm_bars {
     uint32_t base;
-    __device__ __forceinline__ uint32_t full_w(int s) const { return base + 8u * s; }
-#ifdef MRT_GEMM_ONE_FULL /* experiment: one full barrier a stage for both operands (two arrivals) */
-    __device__ __forceinline__ uint32_t full_x(int s) const { return full_w(s); }
-#else
-    __device__ __forceinline__ uint32_t full_x(int s) const { return base + 8u * (MRT_GEMM_MAX_STAGES + s); }
-#endif
-    __device__ __forceinline__ uint32_t empty(int s) const { return base + 8u * (2 * MRT_GEMM_MAX_STAGES + s); }
-    __device__ __forceinline__ uint32_t scales() const { return base + 8u * (3 * MRT_GEMM_MAX_STAGES); }
-    __device__ __forceinline__ uint32_t done() const { return base + 8u * (3 * MRT_GEMM_MAX_STAGES + 1); }
+    /* stage s holds both operands: one full barrier for the two (a wait per K block, not two) */
+    __device__ __forceinline__ uint32_t full(int s) const { return base + 8u * s; }
+    __device__ __forceinline__ uint32_t empty(int s) const { return base + 8u * (MRT_GEMM_MAX_STAGES + s); }
+    __device__ __forceinline__ uint32_t scales() const { return base + 8u * (2 * MRT_GEMM_MAX_STAGES); }
+    __device__ __forceinline__ uint32_t done() const { return base + 8u * (2 * MRT_GEMM_MAX_STAGES + 1); }
     /* cluster reduction: every split's tile is staged / every peer has finished reading */
-    __device__ __forceinline__ uint32_t ready() const { return base + 8u * (3 * MRT_GEMM_MAX_STAGES + 2); }
-    __device__ __forceinline__ uint32_t drained() const { return base + 8u * (3 * MRT_GEMM_MAX_STAGES + 3); }
+    __device__ __forceinline__ uint32_t ready() const { return base + 8u * (2 * MRT_GEMM_MAX_STAGES + 2); }
+    __device__ __forceinline__ uint32_t drained() const { return base + 8u * (2 * MRT_GEMM_MAX_STAGES + 3); }
 };
 
 /* A position in the stage ring: stage s and the parity of that stage's current fill, stepped
@@ -399,15 +395,13 @@ struct mrt_ring {
 
 /* Pipeline progress in shared memory, written by the roles as they go and read only by the
  * watchdog: K blocks issued by wload / aload, K blocks consumed by consumer warpgroups 0 / 1.
- * Relaxed shared-memory atomics: a monitor reading while the roles write is no data race
- * (and compute-sanitizer's racecheck does not report it). */
+ * Written with volatile stores, not atomicExch: the watchdog reads them (an atomic read) only
+ * to report a stuck tile, and an atomic a K block a warpgroup cost: with one full barrier a
+ * stage (above), serial 77.3-77.6 -> 74.1-74.4 us, cmp 54.5-54.8 -> 52.4, mega 96.5-96.7 ->
+ * 95.0-95.6 (H200, session 13 runs 1-2; racecheck 0 hazards on the reduced-size step). */
 struct mrt_gemm_progress {
     volatile int *p;
-#ifdef MRT_GEMM_PROGRESS_PLAIN /* experiment: a plain volatile store (the watchdog reads it only to report) */
     __device__ __forceinline__ void set(int i, int v) const { p[i] = v; }
-#else
-    __device__ __forceinline__ void set(int i, int v) const { atomicExch((int *)p + i, v); }
-#endif
     __device__ __forceinline__ int get(int i) const { return atomicAdd((int *)p + i, 0); }
 #ifdef MRT_GEMM_PROBE /* probe builds: %globaltimer into stamp k (0, 1), after progress[4] */
     __device__ __forceinline__ unsigned long long *stamps() const { return (unsigned long long *)(p + 4); }
@@ -421,18 +415,13 @@ struct mrt_gemm_progress {
 
 /* ---- role: controller (barrier init) ------------------------------------------------- */
 
-/* One thread. full_w / full_x: one arrival each (the loader's expect_tx) plus the TMA
- * bytes; empty: one arrival per consumer warp after its wgmmas read the stage; scales:
+/* One thread. full: two arrivals (the weight and the activation loader's expect_tx) plus
+ * both TMAs' bytes; empty: one arrival per consumer warp after its wgmmas read the stage; scales:
  * aload and wload each arrive once their scales are in shared memory. */
 template <int KIND>
 static __device__ __forceinline__ void mrt_gemm_controller_init(const mrt_gemm_bars &b, int stages, int cluster_size) {
     for (int s = 0; s < stages; s++) {
-#ifdef MRT_GEMM_ONE_FULL
-        mrt_mbar_init(b.full_w(s), 2); /* = full_x(s): the weight and the activation loader arrive */
-#else
-        mrt_mbar_init(b.full_w(s), 1);
-        mrt_mbar_init(b.full_x(s), 1);
-#endif
+        mrt_mbar_init(b.full(s), 2);
         mrt_mbar_init(b.empty(s), MRT_GEMM_CONSUMERS / 32);
     }
     mrt_mbar_init(b.scales(), 64); /* every lane of the two scale-writing warps (mrt_gemm_scales_written) */
@@ -503,21 +492,16 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
                                                       const Wait &wait, int lane) {
     typedef mrt_gemm_kind<KIND> K_;
     typedef mrt_gemm_layout<KIND, TN> L;
-#ifdef MRT_GEMM_PREFETCH_X_EARLY /* experiment: the descriptor (not the data) fetched while waiting */
-    if (lane == 0) mrt_tma_prefetch_desc(tx);
-#endif
     wait(lane); /* everything below reads the producer's output */
     const int first = t.nkb < a.stages ? t.nkb : a.stages;
     const int col0 = t.batch * a.act_batch_col + t.kb0 * K_::KB;
     uint64_t pol = 0;
     if (lane == 0) {
-#ifndef MRT_GEMM_PREFETCH_X_EARLY
         mrt_tma_prefetch_desc(tx);
-#endif
         pol = mrt_policy_evict_last(); /* activations are re-read by every N tile */
         for (int i = 0; i < first; i++) {
-            mrt_mbar_arrive_tx(b.full_x(i), L::X_BYTES);
-            mrt_tma_load_2d(smem + i * L::STAGE_BYTES + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full_x(i), pol);
+            mrt_mbar_arrive_tx(b.full(i), L::X_BYTES);
+            mrt_tma_load_2d(smem + i * L::STAGE_BYTES + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full(i), pol);
             pr.set(1, i + 1);
         }
     }
@@ -531,8 +515,8 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
         for (int i = first; i < t.nkb; i++, r.next()) {
             const int s = r.s;
             mrt_mbar_wait_empty(b.empty(s), r.ph, a.diag, s, t.kb0 + i, 1);
-            mrt_mbar_arrive_tx(b.full_x(s), L::X_BYTES);
-            mrt_tma_load_2d(smem + s * L::STAGE_BYTES + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full_x(s), pol);
+            mrt_mbar_arrive_tx(b.full(s), L::X_BYTES);
+            mrt_tma_load_2d(smem + s * L::STAGE_BYTES + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full(s), pol);
             pr.set(1, i + 1);
         }
     }
@@ -578,7 +562,7 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
         mrt_tma_prefetch_desc(tw);
         pol = mrt_policy_evict_first(); /* each weight byte is read once per step */
         for (int i = 0; i < first; i++) { /* the ring's first fill */
-            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + i * L::STAGE_BYTES, b.full_w(i), i, pol);
+            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + i * L::STAGE_BYTES, b.full(i), i, pol);
             pr.set(0, i + 1);
         }
     }
@@ -598,7 +582,7 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
         for (int i = first; i < t.nkb; i++, r.next()) {
             const int s = r.s;
             mrt_mbar_wait_empty(b.empty(s), r.ph, a.diag, s, t.kb0 + i, 2);
-            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + s * L::STAGE_BYTES, b.full_w(s), i, pol);
+            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + s * L::STAGE_BYTES, b.full(s), i, pol);
             pr.set(0, i + 1);
         }
     }
@@ -629,9 +613,9 @@ static __device__ __forceinline__ void mrt_gemm_load_unified(const mrt_gemm_tile
         polx = mrt_policy_evict_last();
         for (int i = 0; i < first; i++) {
             const uint32_t st = smem + i * L::STAGE_BYTES;
-            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, st, b.full_w(i), i, polw);
-            mrt_mbar_arrive_tx(b.full_x(i), L::X_BYTES);
-            mrt_tma_load_2d(st + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full_x(i), polx);
+            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, st, b.full(i), i, polw);
+            mrt_mbar_arrive_tx(b.full(i), L::X_BYTES);
+            mrt_tma_load_2d(st + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full(i), polx);
             pr.set(0, i + 1);
             pr.set(1, i + 1);
         }
@@ -648,9 +632,9 @@ static __device__ __forceinline__ void mrt_gemm_load_unified(const mrt_gemm_tile
             const int s = r.s;
             const uint32_t st = smem + s * L::STAGE_BYTES;
             mrt_mbar_wait_empty(b.empty(s), r.ph, a.diag, s, t.kb0 + i, 1);
-            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, st, b.full_w(s), i, polw);
-            mrt_mbar_arrive_tx(b.full_x(s), L::X_BYTES);
-            mrt_tma_load_2d(st + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full_x(s), polx);
+            mrt_gemm_wload_issue<KIND, TN>(t, a, tw, st, b.full(s), i, polw);
+            mrt_mbar_arrive_tx(b.full(s), L::X_BYTES);
+            mrt_tma_load_2d(st + K_::W_BYTES, tx, col0 + i * K_::KB, t.m0, b.full(s), polx);
             pr.set(0, i + 1);
             pr.set(1, i + 1);
         }

@@ -36,10 +36,7 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     for (int i = 0; i < nkb; i++, r.next()) {
         const int s = r.s;
         const uint32_t ph = r.ph;
-        mrt_mbar_wait_full(b.full_w(s), ph, diag);
-#ifndef MRT_GEMM_ONE_FULL /* one barrier: the weights' wait above covered the activations */
-        mrt_mbar_wait_full(b.full_x(s), ph, diag);
-#endif
+        mrt_mbar_wait_full(b.full(s), ph, diag);
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
         mrt_wgmma_fence();
