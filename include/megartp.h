@@ -130,6 +130,8 @@ typedef struct mrt_plan_opts {
                             serial launches and roundrobin deals out in; NULL = plan.c's rule */
     const char *split;   /* comma list OP=N: split-K N for those GEMMs (a divisor of their K
                             blocks), after the tiling's rules; NULL = the tiling's */
+    const char *place;   /* comma list OP=LO-HI (or OP=W): roundrobin deals those ops' tasks over
+                            workers LO..HI only, the other ops keep the rotation; NULL = none */
 } mrt_plan_opts;
 
 mrt_plan_opts mrt_plan_opts_default(void);

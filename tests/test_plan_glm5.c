@@ -368,6 +368,66 @@ static void test_split(mrt_context *ctx) {
     }
 }
 
+/* --place OP=LO-HI: roundrobin deals the named ops' tasks over LO..HI in their own rotation,
+ * the other ops rotate over all workers as if the placed ops were not there, every queue keeps
+ * plan order (its slots 0, 1, ... in task order); refused with the op or the range named. */
+typedef struct place_case {
+    const char *place;
+    const char *ops[3];
+    int lo[3], hi[3];
+} place_case;
+
+/* The tasks of p not where that rule puts them under the ranges of pc (-1: no memory). */
+static int misplaced(const mrt_plan *p, const mrt_graph *g, const place_case *pc) {
+    int next = 0, dealt[MRT_MAX_OPS] = {0}, wrong = 0, *len = calloc((size_t)p->workers, sizeof(int));
+    if (!len) return -1;
+    for (int t = 0; t < p->n_tasks; t++) {
+        const mrt_task *k = &p->tasks[t];
+        int lo = -1, hi = -1;
+        for (int j = 0; j < 3 && pc->ops[j]; j++)
+            if (k->op == mrt_graph_find_op(g, pc->ops[j])->id) lo = pc->lo[j], hi = pc->hi[j];
+        const int want = lo >= 0 ? lo + dealt[k->op]++ % (hi - lo + 1) : next++ % p->workers;
+        wrong += k->worker != want || k->slot != len[k->worker]++;
+    }
+    free(len);
+    return wrong;
+}
+
+static void test_place(mrt_context *ctx) {
+    glm5_config c = glm5_config_glm5();
+    const glm5_shape s = {16, 2, 8192};
+    const place_case ok[] = {{NULL, {NULL}, {0}, {0}},
+                             {"D0=64-131,D2=64-131,D1=0-63", {"D0", "D2", "D1"}, {64, 64, 0}, {131, 131, 63}},
+                             {"E1=7,F1=100-103", {"E1", "F1"}, {7, 100}, {7, 103}}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        mrt_graph *g;
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.place = ok[i].place;
+        mrt_plan *p = build(ctx, &c, s, o, &g);
+        const int wrong = p ? misplaced(p, g, &ok[i]) : -1;
+        CHECK(wrong == 0, "--place %s: %d tasks not where roundrobin with the ranges puts them",
+              ok[i].place ? ok[i].place : "(none)", wrong);
+        mrt_plan_free(p);
+        mrt_graph_free(g);
+    }
+    struct {
+        const char *place, *says;
+        mrt_policy policy;
+    } bad[] = {{"D0=5-3", "D0: \"5-3\" is not LO-HI", MRT_POLICY_ROUNDROBIN},
+               {"D0=0-132", "< 132 workers", MRT_POLICY_ROUNDROBIN},
+               {"D0=1-", "\"1-\" is not LO-HI", MRT_POLICY_ROUNDROBIN},
+               {"D0=-1", "\"-1\" is not LO-HI", MRT_POLICY_ROUNDROBIN},
+               {"D0", "\"D0\" is not OP=LO-HI", MRT_POLICY_ROUNDROBIN},
+               {"D0=1,D0=2", "D0 named twice", MRT_POLICY_ROUNDROBIN},
+               {"X7=1", "X7 is not a planned op", MRT_POLICY_ROUNDROBIN},
+               {"D0=1", "only with --policy roundrobin", MRT_POLICY_CRITICAL_PATH}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.place = bad[i].place, o.policy = bad[i].policy;
+        expect_refused(ctx, &c, s, o, bad[i].place, bad[i].says);
+    }
+}
+
 int main(void) {
     mrt_context *ctx = mrt_context_new();
     test_seed_plan(ctx);
@@ -375,6 +435,7 @@ int main(void) {
     test_subgraph(ctx);
     test_order(ctx);
     test_split(ctx);
+    test_place(ctx);
     test_estimates(ctx);
     mrt_context_free(ctx);
     TEST_MAIN_END();

@@ -55,6 +55,9 @@ static const char *usage =
     "                   tiling, else the op starting the longest chain of consumers first)\n"
     "  --split LIST     split-K of the named GEMMs, e.g. D1=2,B0=6 (a divisor of each one's\n"
     "                   K blocks; serial and cmp take the plan's split too)\n"
+    "  --place LIST     roundrobin only: deal the named ops' tasks over a range of workers,\n"
+    "                   e.g. D0=64-131,D2=64-131 (OP=W for one); the other ops keep the\n"
+    "                   rotation over all workers\n"
     "  --pairing P      auto (registered tile-level strategies, default) or whole (every\n"
     "                   consumer waits for its whole producer)\n"
     "  --fuse-events    merge events whose producers are the same tasks (Mirage's fusion)\n"
@@ -201,6 +204,9 @@ static int parse(int argc, char **argv, cli *c) {
         } else if (!strcmp(a, "--split")) {
             if (!v) r = -1;
             c->plan.split = v, i++;
+        } else if (!strcmp(a, "--place")) {
+            if (!v) r = -1;
+            c->plan.place = v, i++;
         } else if (!strcmp(a, "--model")) {
             if (!v || (strcmp(v, "glm5") && strcmp(v, "dsv32"))) {
                 fprintf(stderr, "megartp: --model: unknown model \"%s\" (glm5, dsv32)\n", v ? v : "");

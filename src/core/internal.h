@@ -206,6 +206,7 @@ struct mrt_plan {
     int op_row[MRT_MAX_OPS]; /* graph op id -> operand row, -1 if not planned */
     mrt_tile_cfg cfg[MRT_MAX_OPS]; /* by graph op id */
     int op_first_task[MRT_MAX_OPS], op_tasks[MRT_MAX_OPS]; /* by graph op id */
+    int place_lo[MRT_MAX_OPS], place_hi[MRT_MAX_OPS]; /* by graph op id: --place's workers, -1 = all */
 
     int n_tensors;
     mrt_plan_tensor *tensors; /* graph tensors first (same ids), then scratch */

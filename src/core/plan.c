@@ -6,7 +6,8 @@
 
 mrt_plan_opts mrt_plan_opts_default(void) {
     mrt_plan_opts o = {.workers = 132, .policy = MRT_POLICY_ROUNDROBIN, .tiling = MRT_TILING_DEFAULT,
-                       .pairing = MRT_PAIRING_AUTO, .fuse_events = 0, .ops = NULL, .order = NULL, .split = NULL};
+                       .pairing = MRT_PAIRING_AUTO, .fuse_events = 0, .ops = NULL, .order = NULL, .split = NULL,
+                       .place = NULL};
     return o;
 }
 
@@ -187,24 +188,46 @@ static void share_workers(mrt_plan *p) {
  * workers to D0, whose input is ready at the same moment). Only the split-K GEMMs (the ops
  * whose default tiling states its tasks; their input 0 is [M, K]) and only divisors of their
  * K blocks: every split holds the same K blocks, as the stream executors require. */
+/* One item OP=VALUE of option `what`'s comma list at s: *op the planned op, *val its value
+ * (up to the next comma), *next the next item; `form` names the item's shape in the error. */
+static mrt_status op_item(const mrt_plan *p, const char *what, const char *form, const char *s, const mrt_op **op,
+                          const char **val, int *val_len, const char **next) {
+    const char *e = strchr(s, ','), *eq = strchr(s, '=');
+    const size_t n = e ? (size_t)(e - s) : strlen(s);
+    char name[32];
+    if (!eq || (e && eq > e) || eq == s || (size_t)(eq - s) >= sizeof name)
+        return mrt_fail(p->ctx, MRT_ERR_INVALID, "%s: \"%.*s\" is not %s", what, (int)n, s, form);
+    memcpy(name, s, (size_t)(eq - s));
+    name[eq - s] = 0;
+    *op = mrt_graph_find_op(p->g, name);
+    if (!*op || p->op_row[(*op)->id] < 0) return mrt_fail(p->ctx, MRT_ERR_INVALID, "%s: %s is not a planned op", what, name);
+    *val = eq + 1, *val_len = (int)(s + n - eq - 1), *next = s + n + (e ? 1 : 0);
+    return MRT_OK;
+}
+
+/* A whole number 0..max from the val_len characters at val (no sign, no blanks), else -1. */
+static long whole_number(const char *val, int val_len, long max) {
+    long v = 0;
+    if (val_len < 1) return -1;
+    for (int i = 0; i < val_len; i++) {
+        if (val[i] < '0' || val[i] > '9' || v > max) return -1;
+        v = v * 10 + (val[i] - '0');
+    }
+    return v <= max ? v : -1;
+}
+
 static mrt_status given_splits(mrt_plan *p) {
     const mrt_graph *g = p->g;
     for (const char *s = p->opts.split; *s;) {
-        const char *e = strchr(s, ','), *eq = strchr(s, '=');
-        const size_t n = e ? (size_t)(e - s) : strlen(s);
-        char name[32];
-        if (!eq || (e && eq > e) || eq == s || (size_t)(eq - s) >= sizeof name)
-            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: \"%.*s\" is not OP=N", (int)n, s);
-        memcpy(name, s, (size_t)(eq - s));
-        name[eq - s] = 0;
-        char *end;
-        const long v = strtol(eq + 1, &end, 10);
-        if (end != s + n || end == eq + 1 || v < 1 || v > 4096)
-            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s: \"%.*s\" is not a split of 1..4096", name,
-                            (int)(s + n - eq - 1), eq + 1);
-        const mrt_op *op = mrt_graph_find_op(g, name);
-        if (!op || p->op_row[op->id] < 0)
-            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s is not a planned op", name);
+        const mrt_op *op;
+        const char *val;
+        int vn;
+        mrt_status st = op_item(p, "--split", "OP=N", s, &op, &val, &vn, &s);
+        if (st) return st;
+        const char *name = op->name;
+        const long v = whole_number(val, vn, 4096);
+        if (v < 1)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s: \"%.*s\" is not a split of 1..4096", name, vn, val);
         mrt_tile_cfg *c = &p->cfg[op->id];
         if (c->tasks < 1 || c->split < 1)
             return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s does not split K (only the split-K GEMMs do)", name);
@@ -213,7 +236,31 @@ static mrt_status given_splits(mrt_plan *p) {
             return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s=%ld does not divide its %lld K blocks", name, v,
                             (long long)kblocks);
         c->split = (int)v; /* (c->tasks, share_workers' input, is not read after it) */
-        s += n + (e ? 1 : 0);
+    }
+    return MRT_OK;
+}
+
+/* The --place list (OP=LO-HI or OP=W): roundrobin deals those ops' tasks over workers LO..HI
+ * (schedule.c), so a placement that keeps ops apart (e.g. D0's tiles off the workers that run
+ * D1 and E1, which are on the critical path) can be measured without a rebuild. Roundrobin
+ * only: critical-path placement chooses every task's worker itself. */
+static mrt_status given_places(mrt_plan *p) {
+    if (p->opts.policy != MRT_POLICY_ROUNDROBIN)
+        return mrt_fail(p->ctx, MRT_ERR_INVALID, "--place: only with --policy roundrobin (critical-path places every task)");
+    for (const char *s = p->opts.place; *s;) {
+        const mrt_op *op;
+        const char *val, *dash;
+        int vn;
+        mrt_status st = op_item(p, "--place", "OP=LO-HI", s, &op, &val, &vn, &s);
+        if (st) return st;
+        if (p->place_lo[op->id] >= 0) return mrt_fail(p->ctx, MRT_ERR_INVALID, "--place: %s named twice", op->name);
+        dash = memchr(val, '-', (size_t)vn);
+        const int n_lo = dash ? (int)(dash - val) : vn;
+        const long lo = whole_number(val, n_lo, 1L << 20), hi = dash ? whole_number(dash + 1, vn - n_lo - 1, 1L << 20) : lo;
+        if (lo < 0 || hi < 0 || lo > hi || hi >= p->opts.workers)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--place: %s: \"%.*s\" is not LO-HI with 0 <= LO <= HI < %d workers",
+                            op->name, vn, val, p->opts.workers);
+        p->place_lo[op->id] = (int)lo, p->place_hi[op->id] = (int)hi;
     }
     return MRT_OK;
 }
@@ -243,7 +290,7 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
     } else {
         order_ops(p, sel);
     }
-    for (int i = 0; i < MRT_MAX_OPS; i++) p->op_row[i] = -1;
+    for (int i = 0; i < MRT_MAX_OPS; i++) p->op_row[i] = p->place_lo[i] = p->place_hi[i] = -1;
     for (int i = 0; i < p->n_ops; i++) p->op_row[p->ops[i]] = i;
     p->n_tensors = g->n_tensors;
     p->tensors = calloc((size_t)g->n_tensors, sizeof(mrt_plan_tensor));
@@ -261,6 +308,7 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
     for (int i = 0; i < p->n_ops; i++) p->cfg[p->ops[i]] = pick_cfg(p, &g->ops[p->ops[i]]);
     if (o.tiling == MRT_TILING_DEFAULT && MRT_SHARE_WORKERS) share_workers(p);
     if (p->opts.split && *p->opts.split && (s = given_splits(p))) goto fail;
+    if (p->opts.place && *p->opts.place && (s = given_places(p))) goto fail;
     p->phase_us[0] = t1 - t0;
     double t2 = mrt_now_us();
     if ((s = mrt_lower(p))) goto fail;

@@ -1,7 +1,9 @@
 /* Placement: tasks -> per-worker queues. Every queue keeps one global topological order of
  * the tasks, which is what makes spin-waiting deadlock-free (the verifier proves it).
  *
- * roundrobin (the article's): task i of the plan order goes to worker i % workers.
+ * roundrobin (the article's): task i of the plan order goes to worker i % workers. An op
+ * given a worker range (--place) deals its tasks over that range in a rotation of its own,
+ * and the other ops' rotation passes over its tasks.
  * critical-path: list scheduling. A task's cost is an estimate of its time on one SM (a
  * fixed cost of its kind plus the bytes it moves, below); its rank is its cost plus the
  * largest rank among the tasks that wait for it (the longest remaining path). Repeatedly the
@@ -15,9 +17,12 @@
 #include "internal.h"
 
 static void place_roundrobin(mrt_plan *p) {
-    for (int i = 0; i < p->n_tasks; i++) {
-        p->tasks[i].worker = i % p->workers;
-        p->tasks[i].slot = i / p->workers;
+    int next = 0, dealt[MRT_MAX_OPS] = {0};
+    for (int i = 0; i < p->n_tasks; i++) { /* queue_len (zeroed) counts each queue as it fills */
+        const int op = p->tasks[i].op, lo = p->place_lo[op];
+        const int w = lo >= 0 ? lo + dealt[op]++ % (p->place_hi[op] - lo + 1) : next++ % p->workers;
+        p->tasks[i].worker = w;
+        p->tasks[i].slot = p->queue_len[w]++;
     }
 }
 
