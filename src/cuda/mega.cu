@@ -111,7 +111,7 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
  * wgmma of a kernel that calls a function holding wgmma (C7510), and it is still faster:
  * with the GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body)
  * the step measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
-static __device__ MRT_MEGA_WG_FN void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+static __device__ __noinline__ void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_IL_THREADS) return;
     if (o.il.heads == 32) mrt_index_logits_tile_wg<4>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
     else mrt_index_logits_tile_wg<2>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);

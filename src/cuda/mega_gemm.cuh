@@ -100,27 +100,13 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
  * 177-184: H200, 2026-11-29, despite ptxas's C7510 warning that wgmma is serialized across
  * the call). Since then, inlined (no C7510): 107.7 / 108.3 us against 97.7 / 97.4 (992 bytes of
  * body spill at TN 16; H200, session 12 run 4); inlined with A0's row and the finalization job
- * made calls (body spill 556 bytes): 99.1-99.9 against 94.3-95.1 (session 13 run 2).
- * -DMRT_MEGA_NREG=P (experiment, session 13): inlined (no C7510) with the registers moved to
- * the consumers for the tile (setmaxnreg: the producer warpgroup down to P, the two consumer
- * warpgroups up to MRT_MEGA_NREG_C, 384 x 168 in all; back to 168 at the tile's end),
- * DESIGN.md section 3. */
-#ifdef MRT_MEGA_NREG
-#define MRT_MEGA_WG_FN __forceinline__
-#define MRT_MEGA_NREG_C ((384 * 168 - 128 * (MRT_MEGA_NREG)) / 256)
-static_assert(MRT_MEGA_NREG % 8 == 0 && MRT_MEGA_NREG >= 24 && MRT_MEGA_NREG_C % 8 == 0 && MRT_MEGA_NREG_C <= 256,
-              "setmaxnreg counts: multiples of 8 in 24..256");
-#else
-#define MRT_MEGA_WG_FN __noinline__
-#endif
-template <int N> static __device__ __forceinline__ void mrt_setmaxnreg_inc() {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N));
-}
-template <int N> static __device__ __forceinline__ void mrt_setmaxnreg_dec() {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N));
-}
+ * made calls (body spill 556 bytes): 99.1-99.9 against 94.3-95.1 (session 13 run 2); inlined
+ * with setmaxnreg giving the consumer warpgroups 216 registers for the tile (producers 72; no
+ * C7510 at TN 16, 5 WARPGROUP.DEPBAR against 24): 96.5-96.7 against 95.1-95.7, every tile's
+ * input -> computed unchanged (session 13 run 5, 8d761f4); ptxas ignored some of those
+ * setmaxnreg at TN 64 (C7507) and the step hung there until the watchdog (run 4). */
 template <int KIND, int TN>
-static __device__ MRT_MEGA_WG_FN void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
+static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
                                                         const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
                                                           const mrt_mega_wait &wait, unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;
@@ -141,10 +127,6 @@ static __device__ MRT_MEGA_WG_FN void mrt_mega_gemm_tile(const mrt_mega_op &o, c
         for (int i = 0; i < 4; i++) pr.set(i, 0);
     }
     __syncthreads();
-#ifdef MRT_MEGA_NREG
-    if (warp < 4) mrt_setmaxnreg_dec<MRT_MEGA_NREG>();
-    else mrt_setmaxnreg_inc<MRT_MEGA_NREG_C>();
-#endif
     if (warp == 0) {
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
     } else if (warp == 1) {
@@ -183,11 +165,6 @@ static __device__ MRT_MEGA_WG_FN void mrt_mega_gemm_tile(const mrt_mega_op &o, c
 #endif
         if ((ctid & 127) == 0) mrt_mbar_arrive(bars.done());
     }
-#ifdef MRT_MEGA_NREG
-    __syncwarp(); /* setmaxnreg is .sync.aligned: the whole warp, converged */
-    if (warp < 4) mrt_setmaxnreg_inc<168>(); /* waits for the consumers' registers */
-    else mrt_setmaxnreg_dec<168>();
-#endif
     /* staging writes (generic proxy) before the next instruction's TMA into this memory */
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();
