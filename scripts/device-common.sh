@@ -146,7 +146,7 @@ mega_traces() {
     for b in "$@"; do
         [ $((SECONDS - t0)) -gt "$deadline" ] && break
         timeout 30 $b/megartp trace glm5-prefix --backend mega -o "$O/trace-$b.json" > "$O/trace-$b.txt" 2>&1
-        echo "trace $b rc=$?"; sed -n 4,14p "$O/trace-$b.txt"
+        echo "trace $b rc=$?"; sed -n "/^  op /,/critical path/p" "$O/trace-$b.txt"
     done
 }
 

@@ -56,6 +56,7 @@ int main(int argc, char **argv) {
         {"plan glm5-prefix --policy fastest", "unknown policy \"fastest\""},
         {"plan glm5-prefix --model gpt", "unknown model \"gpt\""},
         {"bench glm5-prefix --modes serial,serial", "--modes"},
+        {"plan glm5-prefix --place", "--place needs a value"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = run(bad[i].args, out, sizeof out, err, sizeof err);
@@ -65,6 +66,13 @@ int main(int argc, char **argv) {
     int rc = run("plan glm5-prefix --m 16 --batch 2 --kv 1024", out, sizeof out, err, sizeof err);
     CHECK(rc == 0 && strstr(out, "gemm_bf16") && strstr(out, "topk"), "`megartp plan glm5-prefix`: exit %d, a plan (%.80s)",
           rc, out);
+    /* the header names the plan's options, so a figure printed under it says which plan */
+    rc = run("plan glm5-prefix --policy roundrobin --split D1=2 --place D0=64-131,D2=64-131", out, sizeof out, err, sizeof err);
+    CHECK(rc == 0 && strstr(out, "plan: 132 workers, roundrobin") && strstr(out, "--split D1=2") &&
+              strstr(out, "--place D0=64-131,D2=64-131"),
+          "`megartp plan` with --split and --place: exit %d, header names them (%.160s)", rc, out);
+    rc = run("plan glm5-prefix --place D0=9-3", out, sizeof out, err, sizeof err);
+    CHECK(rc == 1 && strstr(err, "--place: D0: \"9-3\" is not LO-HI"), "`megartp plan --place D0=9-3`: exit %d, %.120s", rc, err);
     remove(errfile);
     TEST_MAIN_END();
 }

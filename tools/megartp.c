@@ -240,6 +240,21 @@ static int parse(int argc, char **argv, cli *c) {
  * seeded interleavings that must all give identical bytes. */
 /* One step on a GPU executor (serial, cmp or mega) against the naive reference, with the
  * device tolerances (docs/NUMERICS.md). */
+/* The plan's options as one line ("plan: 132 workers, roundrobin, tiling default, ..."), the
+ * ones left at their defaults included where they name the placement, so every figure a
+ * command prints says which plan it came from. */
+static void print_plan_opts(const cli *c) {
+    const mrt_plan_opts *o = &c->plan;
+    printf("plan: %d workers, %s, tiling %s, pairing %s%s", o->workers,
+           o->policy == MRT_POLICY_CRITICAL_PATH ? "critical-path" : "roundrobin",
+           o->tiling == MRT_TILING_SEED ? "seed" : "default", o->pairing == MRT_PAIRING_WHOLE ? "whole" : "auto",
+           o->fuse_events ? ", fused events" : "");
+    const char *names[] = {"ops", "order", "split", "place"}, *vals[] = {o->ops, o->order, o->split, o->place};
+    for (int i = 0; i < 4; i++)
+        if (vals[i] && *vals[i]) printf(", --%s %s", names[i], vals[i]);
+    printf("\n");
+}
+
 static int cmd_run_gpu(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     char why[256];
     if (!mrt_gpu_available(why, sizeof why)) {
@@ -271,6 +286,7 @@ static int cmd_run_gpu(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
         printf("glm5-prefix (%s) on the %s executor: M %d, batch %d, kv %d; %d tasks, %d events, %d workers, seed %llu\n",
                c->model, c->backend, c->shape.m, c->shape.batch, c->shape.kv, info.tasks, info.events, info.workers,
                c->seed);
+        print_plan_opts(c);
         int fails = glm5_compare(&out, &ref, glm5_plan_outputs(p), GLM5_TOL_DEVICE, stdout, NULL);
         printf("%s\n", fails ? "FAIL" : "all outputs within the device tolerances");
         rc = fails ? 1 : 0;
@@ -309,6 +325,7 @@ static int cmd_run(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     mrt_plan_info info = mrt_plan_get_info(p);
     printf("glm5-prefix (%s) on the cpu executor: M %d, batch %d, kv %d; %d tasks, %d events, %d workers, seed %llu\n",
            c->model, c->shape.m, c->shape.batch, c->shape.kv, info.tasks, info.events, info.workers, c->seed);
+    print_plan_opts(c);
     uint64_t first = 0;
     for (int run = 0; run < c->interleavings; run++) {
         glm5_host_free(&out);
@@ -428,10 +445,12 @@ static int cmd_bench(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     else if (c->cumulative) {
         printf("glm5-prefix (%s) cumulative add: M %d, batch %d, kv %d, modes %s, %d replays, %d copies\n", c->model,
                c->shape.m, c->shape.batch, c->shape.kv, c->modes, c->reps, c->copies);
+        print_plan_opts(c);
         rc = bench_cumulative(c, ctx, g, &h);
     } else {
         printf("glm5-prefix (%s) bench: M %d, batch %d, kv %d, modes %s, %d replays, %d copies\n", c->model, c->shape.m,
                c->shape.batch, c->shape.kv, c->modes, c->reps, c->copies);
+        print_plan_opts(c);
         rc = mrt_bench_prefix(p, &h, c->copies, c->reps, c->modes, 1, stdout, NULL) ? 1 : 0;
     }
     glm5_host_free(&h);
@@ -482,6 +501,7 @@ static int cmd_trace(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     else {
         printf("glm5-prefix (%s): M %d, batch %d, kv %d, %s executor\n", c->model, c->shape.m, c->shape.batch,
                c->shape.kv, c->backend);
+        print_plan_opts(c);
         mrt_trace_print(tr, stdout);
         rc = 0;
         const char *paths[2] = {c->json_out, c->html_out};
@@ -516,12 +536,10 @@ static int cmd_plan(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
         mrt_graph_free(g);
         return 1;
     }
-    if (!c->json)
-        printf("glm5-prefix (%s): M %d, batch %d, kv %d, %d workers, %s, tiling %s, pairing %s%s\n", c->model, c->shape.m,
-               c->shape.batch, c->shape.kv, c->plan.workers,
-               c->plan.policy == MRT_POLICY_CRITICAL_PATH ? "critical-path" : "roundrobin",
-               c->plan.tiling == MRT_TILING_SEED ? "seed" : "default",
-               c->plan.pairing == MRT_PAIRING_WHOLE ? "whole" : "auto", c->plan.fuse_events ? ", fused events" : "");
+    if (!c->json) {
+        printf("glm5-prefix (%s): M %d, batch %d, kv %d; ", c->model, c->shape.m, c->shape.batch, c->shape.kv);
+        print_plan_opts(c);
+    }
     mrt_plan_print(p, stdout, c->json);
     mrt_plan_free(p);
     mrt_graph_free(g);
