@@ -252,21 +252,43 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
     if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) c0 = u.u0 + 128 * pc, c1 = c0 + 128;
     if (o.epi_kind == MRT_EPI_Q_B) c0 = max(u.u0, (u.h0 + pc) * u.width), c1 = min(u.u1, (u.h0 + pc + 1) * u.width);
     if (o.epi_kind == MRT_EPI_INDEX_Q) c0 = (u.h0 + pc) * e.dim, c1 = c0 + e.dim;
+#ifdef MRT_EPI_SUM_SMEM /* gemm_fp8_epilogues.cuh. The dynamic shared memory is free once the tile is
+                          done: each group's sums, then its copy of the arguments with c moved */
+    extern __shared__ __align__(16) uint8_t mrt_mega_fin_dyn[];
+    float *sums = (float *)mrt_mega_fin_dyn + gi * MRT_EPI_SUM_FLOATS;
+    mrt_epi_args *es = (mrt_epi_args *)((float *)mrt_mega_fin_dyn + MRT_MEGA_FIN_MAX_GROUPS * MRT_EPI_SUM_FLOATS) + gi;
+    const bool fits = c1 - c0 <= MRT_EPI_SUM_FLOATS;
+    if (fits) { /* the copy, word by word, with c's words replaced */
+        const float *cs = sums - ((size_t)row * N + c0);
+        const uint32_t *from = (const uint32_t *)&e, *cw = (const uint32_t *)&cs;
+        uint32_t *to = (uint32_t *)es;
+        const int at = (int)(offsetof(mrt_epi_args, c) / 4);
+        for (int k = g.tid; k < (int)(sizeof(mrt_epi_args) / 4); k += g.n) to[k] = k == at || k == at + 1 ? cw[k - at] : from[k];
+    }
+    mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1, fits ? sums : NULL);
+    g.sync();
+    const mrt_epi_args &ee = fits ? *es : e;
+#else
     mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
     g.sync();
+    const mrt_epi_args &ee = e;
+#endif
     switch (o.epi_kind) {
     case MRT_EPI_QKV_A:
-        if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, c0, sm.dsg(g, gi), sm.fsg(g, gi));
-        else mrt_epi_qkv_a_kv(g, e, row, sm.dsg(g, gi), sm.fsg(g, gi));
+        if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, ee, row, c0, sm.dsg(g, gi), sm.fsg(g, gi));
+        else mrt_epi_qkv_a_kv(g, ee, row, sm.dsg(g, gi), sm.fsg(g, gi));
         break;
-    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, e, row, sm.dsg(g, gi), sm.fsg(g, gi), sm.rowg(g, gi)); break;
+    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, ee, row, sm.dsg(g, gi), sm.fsg(g, gi), sm.rowg(g, gi)); break;
     case MRT_EPI_Q_B: {
         const int h = u.h0 + pc;
-        mrt_epi_q_b(g, e, row, h, c0 - h * u.width, c1 - h * u.width, sm.rowg(g, gi));
+        mrt_epi_q_b(g, ee, row, h, c0 - h * u.width, c1 - h * u.width, sm.rowg(g, gi));
         break;
     }
-    default: mrt_epi_index_q(g, e, row, u.h0 + pc, sm.fsg(g, gi), sm.rowg(g, gi)); break;
+    default: mrt_epi_index_q(g, ee, row, u.h0 + pc, sm.fsg(g, gi), sm.rowg(g, gi)); break;
     }
+#ifdef MRT_EPI_SUM_SMEM /* the next instruction's TMA writes this shared memory (async proxy) */
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
     g.sync(); /* the group's next job writes what this epilogue may still read */
 }
 

@@ -23,15 +23,25 @@
  * megakernel's group finalization. */
 static __device__ __forceinline__ void mrt_epi_sum_columns(const mrt_grp &g, const float *part, float *c,
                                                            long long plane, int nsplit, int N, int row, int c0,
-                                                           int c1) {
+                                                           int c1, float *sums = NULL) {
     for (int n = c0 + 4 * g.tid; n < c1; n += 4 * g.n) {
         const float *src = part + (long long)row * N + n;
         float4 v[1];
         if (nsplit > 1) mrt_sum_splits<1>(src, plane, nsplit, v);
         else v[0] = __ldcg((const float4 *)src);
         *(float4 *)(c + (long long)row * N + n) = v[0];
+        if (sums) *(float4 *)(sums + (n - c0)) = v[0];
     }
 }
+
+/* -DMRT_EPI_SUM_SMEM (experiment, compile-checked in session 13): the split sums also kept in
+ * shared memory (mrt_epi_sum_columns' sums, [n - c0]) and the epilogue given a copy of its
+ * arguments whose c points there, offset so that its index (row * N + column) lands in them:
+ * it reads its columns from shared memory instead of reading back from c what its group just
+ * wrote (one L2 round trip less a job, twice on the megakernel's critical path: B0's and
+ * D1's finalizations, 8 us each). c is still written (the same bytes). A unit wider than
+ * MRT_EPI_SUM_FLOATS reads c back as before. */
+#define MRT_EPI_SUM_FLOATS 1024
 
 static __device__ __forceinline__ float mrt_grp_max(const mrt_grp &g, float v, float *scratch) {
     for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
