@@ -183,11 +183,6 @@ static void share_workers(mrt_plan *p) {
     }
 }
 
-/* The --split list (OP=N,...): split-K N for those ops, after every other tiling rule, so a
- * queue layout can be measured without a rebuild (e.g. D1 in fewer, longer tasks leaves
- * workers to D0, whose input is ready at the same moment). Only the split-K GEMMs (the ops
- * whose default tiling states its tasks; their input 0 is [M, K]) and only divisors of their
- * K blocks: every split holds the same K blocks, as the stream executors require. */
 /* One item OP=VALUE of option `what`'s comma list at s: *op the planned op, *val its value
  * (up to the next comma), *next the next item; `form` names the item's shape in the error. */
 static mrt_status op_item(const mrt_plan *p, const char *what, const char *form, const char *s, const mrt_op **op,
@@ -216,6 +211,11 @@ static long whole_number(const char *val, int val_len, long max) {
     return v <= max ? v : -1;
 }
 
+/* The --split list (OP=N,...): split-K N for those ops, after every other tiling rule, so a
+ * queue layout can be measured without a rebuild (e.g. D1 in fewer, longer tasks leaves
+ * workers to D0, whose input is ready at the same moment). Only the split-K GEMMs (the ops
+ * whose default tiling states its tasks; their input 0 is [M, K]) and only divisors of their
+ * K blocks: every split holds the same K blocks, as the stream executors require. */
 static mrt_status given_splits(mrt_plan *p) {
     const mrt_graph *g = p->g;
     for (const char *s = p->opts.split; *s;) {
