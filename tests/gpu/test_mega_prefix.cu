@@ -1,7 +1,8 @@
 /* The megakernel runs the whole GLM-5 prefix (issue [E], criterion 1): for the same inputs
  * its outputs and workspaces equal the serial executor's byte for byte (same tile code, the
  * plan's split-K summed in split order by both), under both placement policies, at the 12
- * decode shapes M in {1, 16, 64, 128} x KV in {1024, 8192, 65536}; 1000 replays (never-reset
+ * decode shapes M in {1, 16, 64, 128} x KV in {1024, 8192, 65536}, and under a roundrobin plan
+ * with worker ranges and a split (--place, --split); 1000 replays (never-reset
  * counters, epochs from the device) give the same bytes. A difference is reported per tensor: count of
  * differing bytes and the first one.
  * Run: test_mega_prefix [--quick | --tiny]   (--quick: one small shape, for compute-sanitizer;
@@ -69,11 +70,9 @@ static mrt_status reset(glm5_fixture *f) {
     return st;
 }
 
-static void one_cfg(glm5_config c, glm5_shape s, mrt_policy policy, int replays) {
-    mrt_plan_opts o = mrt_plan_opts_default();
-    o.policy = policy;
+/* pol: the plan's options in words, for the messages */
+static void one_plan(glm5_config c, glm5_shape s, const mrt_plan_opts &o, const char *pol, int replays) {
     glm5_fixture f;
-    const char *pol = policy == MRT_POLICY_ROUNDROBIN ? "roundrobin" : "critical-path";
     mrt_status st = glm5_fixture_new_cfg(ctx, c, s, &o, 11 + s.m + s.kv, &f);
     if (!CHECK(st == MRT_OK, "M %d kv %d %s: set-up: %s", s.m, s.kv, pol, mrt_last_error(ctx))) return;
     snap ser, meg;
@@ -83,7 +82,7 @@ static void one_cfg(glm5_config c, glm5_shape s, mrt_policy policy, int replays)
     if (!(st = reset(&f)) && !(st = mrt_gpu_mega_step(f.x, 0, 0)) && !(st = mrt_gpu_sync(f.x))) st = take(f.x, f.g, &meg);
     if (!st && !(st = reset(&f)) && !(st = mrt_gpu_serial_step(f.x, 0, 0)) && !(st = mrt_gpu_sync(f.x)))
         st = take(f.x, f.g, &ser);
-    char what[96];
+    char what[160];
     snprintf(what, sizeof what, "M %d batch %d kv %d %s", s.m, s.batch, s.kv, pol);
     int bad = st ? -1 : diff(&ser, &meg, what);
     CHECK(st == MRT_OK && bad == 0, "%s: mega = serial byte for byte in all %d tensors (%d differ) %s", what, NT, bad,
@@ -108,6 +107,12 @@ static void one_cfg(glm5_config c, glm5_shape s, mrt_policy policy, int replays)
     glm5_fixture_free(&f);
 }
 
+static void one_cfg(glm5_config c, glm5_shape s, mrt_policy policy, int replays) {
+    mrt_plan_opts o = mrt_plan_opts_default();
+    o.policy = policy;
+    one_plan(c, s, o, policy == MRT_POLICY_ROUNDROBIN ? "roundrobin" : "critical-path", replays);
+}
+
 static void one(glm5_shape s, mrt_policy policy, int replays) { one_cfg(glm5_config_glm5(), s, policy, replays); }
 
 int main(int argc, char **argv) {
@@ -123,6 +128,12 @@ int main(int argc, char **argv) {
     }
     one((glm5_shape){16, 2, 8192}, MRT_POLICY_ROUNDROBIN, 1000);
     one((glm5_shape){16, 2, 8192}, MRT_POLICY_CRITICAL_PATH, 100);
+    { /* roundrobin with worker ranges and a split (--place, --split): other queues, the same bytes */
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.split = "D1=2", o.place = "D1=0-63,E1=0-63,D0=64-131,D2=64-131";
+        one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o,
+                 "roundrobin --split D1=2 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131", 100);
+    }
     /* the rest of [E]'s shapes: M in {1, 16, 64, 128} x KV in {1024, 8192, 65536} */
     const glm5_shape shapes[] = {{1, 1, 1024},   {1, 1, 8192},    {1, 1, 65536},  {16, 2, 1024},
                                  {16, 2, 65536}, {64, 2, 1024},   {64, 2, 8192},  {64, 2, 65536},
