@@ -9,16 +9,19 @@
 #         just wrote (megakernel and the standalone epilogue kernel; gemm_fp8_epilogues.cuh)
 # Then placements and orders, CLI only (--place, --split, --order; session 13 run 3 found
 # --split D1=2 with D1, E1 on workers 0-63 and D0, D2 on 64-131 2 us faster than the default).
+# test_mega_prefix (both builds) has a new case since session 13: mega = serial bytes under
+# --split D1=2 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131 (52 checks in all).
 # If ess passes and wins: its compute-sanitizer run is the next one (scripts/device-s13f.sh's
 # build flags plus -DMRT_EPI_SUM_SMEM).
 # Run: timeout 570 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant ess -DMRT_EPI_SUM_SMEM "megartp build-ess/tests/gpu/test_mega_prefix build-ess/tests/gpu/test_serial" &
-build_or_exit build/megartp
+build_or_exit build/megartp build/tests/gpu/test_mega_prefix
 wait
 echo "builds $((SECONDS - t0)) s"
 {
+gpu_tests 120 test_mega_prefix
 build_tests 120 test_mega_prefix ess
 build_tests 60 "test_serial --quick" ess
 echo "t=$((SECONDS - t0)) s"
