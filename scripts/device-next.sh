@@ -38,9 +38,23 @@ P=("" "--split D1=2 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131"
    "--split D1=2 --order A0,B0,C0,B1,D1,E1,D0,D2,F1 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131")
 for r in 1 2; do
     for i in "${!P[@]}"; do
-        [ $((SECONDS - t0)) -gt 540 ] && break 2
+        [ $((SECONDS - t0)) -gt 500 ] && break 2
         timeout 60 build/megartp bench glm5-prefix --modes mega ${P[$i]} > "$O/place-$i-$r.md" 2>&1
         echo "place $i round $r rc=$? [${P[$i]}] $(grep -E 'step, mega' "$O/place-$i-$r.md" | tr -s ' ' | cut -c1-90)"
+    done
+done
+echo "t=$((SECONDS - t0)) s"
+# The critical-path policy's cost model (schedule.c: a fixed cost per instruction kind, from
+# M=16 traces) estimates M=128 KV=8192 at 143.8 us under both policies; measured 285 (rr) and
+# 358 (cp), session 13 run 3. Per-op phases at M=64 and 128, for a cost per kind that scales
+# with the tile's tokens:
+for s in "64 2 8192" "128 2 8192"; do
+    set -- $s
+    for pol in roundrobin critical-path; do
+        [ $((SECONDS - t0)) -gt 555 ] && break 2
+        f="$O/trace-m$1-$pol.txt"
+        timeout 30 build/megartp trace glm5-prefix --m $1 --batch $2 --kv $3 --backend mega --policy $pol > "$f" 2>&1
+        echo "trace M=$1 KV=$3 $pol rc=$?"; sed -n "/^  op /,/critical path/p" "$f"
     done
 done
 echo "t=$((SECONDS - t0)) s"
