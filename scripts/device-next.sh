@@ -7,6 +7,10 @@
 #   ess = -DMRT_EPI_SUM_SMEM: a finalization job keeps its split sums in shared memory and its
 #         epilogue reads them there, instead of reading back from global memory what its group
 #         just wrote (megakernel and the standalone epilogue kernel; gemm_fp8_epilogues.cuh)
+#   qbp = -DMRT_MEGA_QB_PREP: a D0 tile's fused Q_B store gets its rows' fold factors and RoPE
+#         rows from shared memory, read by the idle warp 3 during the k-loop (TN <= 32; the
+#         store took 4.4 us after the last K block against ~3 for a plain one). By
+#         scripts/pool_sim.py the step follows D0's tile length ~1:1 (docs/POOLS.md).
 # Then placements and orders, CLI only (--place, --split, --order; session 13 run 3 found
 # --split D1=2 with D1, E1 on workers 0-63 and D0, D2 on 64-131 2 us faster than the default).
 # test_mega_prefix (both builds) has a new case since session 13: mega = serial bytes under
@@ -17,17 +21,18 @@
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant ess -DMRT_EPI_SUM_SMEM "megartp build-ess/tests/gpu/test_mega_prefix build-ess/tests/gpu/test_serial" &
+build_variant qbp -DMRT_MEGA_QB_PREP "megartp build-qbp/tests/gpu/test_mega_prefix" &
 build_or_exit build/megartp build/tests/gpu/test_mega_prefix
 wait
 echo "builds $((SECONDS - t0)) s"
 {
 gpu_tests 120 test_mega_prefix
-build_tests 120 test_mega_prefix ess
+build_tests 120 test_mega_prefix ess qbp
 build_tests 60 "test_serial --quick" ess
 echo "t=$((SECONDS - t0)) s"
-ab_bench serial,cmp,mega build build-ess
-cp_bench build build-ess
-mega_traces 330 build build-ess
+ab_bench serial,cmp,mega build build-ess build-qbp
+cp_bench build build-ess build-qbp
+mega_traces 360 build build-ess build-qbp
 echo "t=$((SECONDS - t0)) s"
 P=("" "--split D1=2 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131"
    "--split D1=2 --place D1=68-131,E1=68-131,D0=0-67,D2=0-67"
@@ -38,7 +43,7 @@ P=("" "--split D1=2 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131"
    "--split D1=2 --order A0,B0,C0,B1,D1,E1,D0,D2,F1 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131")
 for r in 1 2; do
     for i in "${!P[@]}"; do
-        [ $((SECONDS - t0)) -gt 500 ] && break 2
+        [ $((SECONDS - t0)) -gt 480 ] && break 2
         timeout 60 build/megartp bench glm5-prefix --modes mega ${P[$i]} > "$O/place-$i-$r.md" 2>&1
         echo "place $i round $r rc=$? [${P[$i]}] $(grep -E 'step, mega' "$O/place-$i-$r.md" | tr -s ' ' | cut -c1-90)"
     done

@@ -122,6 +122,25 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
     mrt_mega_out epi = {o.out, m1, n1, KIND == MRT_GEMM_FP8 && o.fused_q_b ? &o.qbf : NULL};
     epi.s.out = (uint8_t *)o.out.out + (size_t)t.split * o.plane * (o.out.f32 ? 4 : 2);
+#ifdef MRT_MEGA_QB_PREP
+    /* Experiment (compile-checked in session 13): a D0 tile's fused Q_B store spends 4.4 us
+     * after its last K block against ~3 for a plain store (probe, session 13 run 1), on loads
+     * that do not depend on the GEMM: each row's 16 q_a block sums (its fold factor) and its
+     * RoPE row (pos -> rope_cs). The idle warp 3 reads them once the input is ready, while the
+     * k-loop runs, into shared memory after the tile's layout (where it fits; TN <= 32), and
+     * the store reads them there: the same values (mrt_fold_factor, the table's floats), so the
+     * same bytes. */
+    extern __shared__ uint8_t mrt_mega_prep_raw[]; /* the dynamic shared memory's start (smem is aligned up from it) */
+    uint32_t dyn_bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn_bytes));
+    const uint32_t prep_off = (lay.total + 15) & ~15u, prep_bar_off = prep_off + (uint32_t)(TN * (1 + o.qbf.rope) * 4);
+    const bool prep = KIND == MRT_GEMM_FP8 && TN <= 32 && o.fused_q_b &&
+                      prep_bar_off + 16 + (uint32_t)(smem - mrt_mega_prep_raw) <= dyn_bytes;
+    float *prep_f = (float *)(smem + prep_off);
+    const uint32_t prep_bar = base + ((prep_bar_off + 7) & ~7u);
+    epi.prep = prep ? prep_f : NULL, epi.prep_bar = prep_bar, epi.tn = TN, epi.diag = a.diag;
+    if (prep && threadIdx.x == 0) mrt_mbar_init(prep_bar, 32);
+#endif
     if (threadIdx.x == 0) {
         mrt_gemm_controller_init<KIND>(bars, a.stages, 0);
         for (int i = 0; i < 4; i++) pr.set(i, 0);
@@ -146,6 +165,18 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
 #endif
         if (ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
+#ifdef MRT_MEGA_QB_PREP
+    } else if (warp == 3 && prep) {
+        wait(lane); /* the fold factors' block sums are this tile's input's producer's (B0's) */
+        const mrt_epi_q_b_fused &q = o.qbf;
+        for (int ml = lane; ml < TN; ml += 32)
+            if (t.m0 + ml < a.M) prep_f[ml] = mrt_fold_factor(q.ssq_in, t.m0 + ml, q.K / 128, q.K, q.eps);
+        for (int k = lane; k < TN * q.rope; k += 32) {
+            const int ml = k / q.rope, i = k - ml * q.rope;
+            if (t.m0 + ml < a.M) prep_f[TN + k] = q.rope_cs[(size_t)q.pos[t.m0 + ml] * q.rope + i];
+        }
+        mrt_mbar_arrive(prep_bar); /* each lane: a release of its own stores */
+#endif
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
@@ -174,6 +205,9 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
             mrt_mbar_inval(bars.empty(s));
         }
         mrt_mbar_inval(bars.scales()), mrt_mbar_inval(bars.done());
+#ifdef MRT_MEGA_QB_PREP
+        if (prep) mrt_mbar_inval(prep_bar);
+#endif
     }
     /* D2: the head's last column tile also carries its roped q_pe into the query */
     if (KIND == MRT_GEMM_BF16_MN && n1 == o.cols)

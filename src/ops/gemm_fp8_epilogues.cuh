@@ -314,8 +314,14 @@ struct mrt_epi_q_b_fused {
     float eps;
     template <class Tile>
     __device__ __forceinline__ void operator()(const Tile &, int m, int n, const float (&v)[8]) const {
+        apply(m, n, v, [&] { return mrt_fold_factor(ssq_in, m, K / 128, K, eps); },
+              [&](int i, float *c, float *s) { mrt_rope_cs_at(rope_cs, pos, m, rope, i, c, s); });
+    }
+    /* rf(): row m's fold factor; cs(i, &c, &s): its RoPE pair i (asked only for RoPE columns) */
+    template <class Rf, class Cs>
+    __device__ __forceinline__ void apply(int m, int n, const float (&v)[8], const Rf &rf, const Cs &cs) const {
         const int width = nope + rope, h = n / width, d = n - h * width;
-        const float r = mrt_fold_factor(ssq_in, m, K / 128, K, eps);
+        const float r = rf();
         float q[8];
         uint16_t o[8];
 #pragma unroll
@@ -328,7 +334,7 @@ struct mrt_epi_q_b_fused {
 #pragma unroll
             for (int p = 0; p < 4; p++) {
                 float c, sn;
-                mrt_rope_cs_at(rope_cs, pos, m, rope, i0 + p, &c, &sn);
+                cs(i0 + p, &c, &sn);
                 mrt_rope_pair_rn(&q[2 * p], &q[2 * p + 1], c, sn);
             }
             dst = qmla + ((size_t)m * heads + h) * qmla_width + qmla_rope_at + (d - nope);
