@@ -40,6 +40,16 @@
 /* Counters (events, tickets) 128 bytes apart: one L2 line each, so the CTAs polling one event
  * do not contend with the atomics on its neighbours (HOPPER_NOTES: counters sharing lines). */
 #define MRT_MEGA_CTR_STRIDE 32
+/* -DMRT_MEGA_EVCACHE (experiment, compile-checked in session 13): the counts a CTA has seen,
+ * per event (shared memory, valid bit 32 | count), so an instruction whose waits an earlier
+ * instruction of the same CTA already saw met skips the poll and the acquire fence (a D0
+ * tile waits on the event its worker's D1 tile waited on: weights issued -> input ready 2.3-2.7
+ * us with the input long ready, session 13 run 3). An entry is written after the acquire
+ * fence, with a CTA-scope release, and read with a CTA-scope acquire: a thread that finds its
+ * target there reads after the producers' writes through the thread that acquired them
+ * (also within one instruction, where the activation loader and the store both wait). The
+ * async-proxy fence stays (TMA reads follow). */
+#define MRT_MEGA_EVCACHE_N 128
 struct mrt_mega_wait {
     const unsigned *events;
     const uint32_t *w; /* the instruction's words (shared memory) */
@@ -47,11 +57,26 @@ struct mrt_mega_wait {
     unsigned *diag;
     unsigned slot;
     unsigned long long *ph; /* traced: this instruction's phase stamps, else NULL */
+#ifdef MRT_MEGA_EVCACHE
+    unsigned long long *seen_by_cta; /* [MRT_MEGA_EVCACHE_N], shared memory */
+#endif
     __device__ __forceinline__ void operator()(int lane) const {
         if (lane == 0) {
+#ifdef MRT_MEGA_EVCACHE
+            bool polled = false;
+#endif
             for (uint32_t j = 0; j < nwait; j++) {
                 const unsigned *ctr = events + (size_t)w[4 + 2 * j] * MRT_MEGA_CTR_STRIDE;
                 const unsigned target = w[5 + 2 * j] * epoch;
+#ifdef MRT_MEGA_EVCACHE
+                const uint32_t ev = w[4 + 2 * j];
+                if (ev < MRT_MEGA_EVCACHE_N) {
+                    unsigned long long c;
+                    asm volatile("ld.acquire.cta.b64 %0, [%1];" : "=l"(c) : "l"(seen_by_cta + ev) : "memory");
+                    if ((c >> 32) && (int)((unsigned)c - target) >= 0) continue;
+                }
+                polled = true;
+#endif
                 unsigned seen;
                 long long t0 = clock64();
                 for (;;) {
@@ -62,7 +87,19 @@ struct mrt_mega_wait {
                     __nanosleep(100);
                 }
             }
+#ifdef MRT_MEGA_EVCACHE
+            if (polled) {
+                asm volatile("fence.acq_rel.gpu;" ::: "memory");
+                for (uint32_t j = 0; j < nwait; j++) /* every target is met now: record them */
+                    if (w[4 + 2 * j] < MRT_MEGA_EVCACHE_N)
+                        asm volatile("st.release.cta.b64 [%0], %1;" ::"l"(seen_by_cta + w[4 + 2 * j]),
+                                     "l"((1ull << 32) | (w[5 + 2 * j] * epoch))
+                                     : "memory");
+            }
+            if (nwait) asm volatile("fence.proxy.async.global;" ::: "memory");
+#else
             if (nwait) asm volatile("fence.acq_rel.gpu;\n\tfence.proxy.async.global;" ::: "memory");
+#endif
             if (ph && (threadIdx.x >> 5) <= 1) ph[MRT_PH_INPUT] = mrt_globaltimer();
         }
         __syncwarp();
