@@ -8,13 +8,22 @@
 # kind that scales with the tile's tokens needs. Put the winning build flags of
 # device-next.sh in FLAGS to run it on them (and add its sanitizer run:
 # mega_tiny_sanitize 90 build-san NAME with scripts/device-s13f.sh's flags plus FLAGS).
+# Also the carried cleanup's A B: fold = -DMRT_FOLD_TEMPLATE (the fold factor's and INDEX_Q's
+# gate sums through one template, mrt_warp_fold_in_order; same operations, different PTX).
+# Level: make it the default and drop the two loops; slower: drop the template.
 # Run: timeout 570 bash scripts/device-next2.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 FLAGS=""
+build_variant fold "$FLAGS -DMRT_FOLD_TEMPLATE" "megartp build-fold/tests/gpu/test_mega_prefix build-fold/tests/gpu/test_serial" &
 build_or_exit build/megartp EXTRA_NVCCFLAGS="$FLAGS"
-echo "build $((SECONDS - t0)) s"
+wait
+echo "builds $((SECONDS - t0)) s"
 {
+build_tests 120 test_mega_prefix fold
+build_tests 60 "test_serial --quick" fold
+ab_bench serial,cmp,mega build build-fold
+echo "t=$((SECONDS - t0)) s"
 P=("" "--split D1=2 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131"
    "--split D1=2 --place D1=68-131,E1=68-131,D0=0-67,D2=0-67"
    "--split D1=2 --place D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131"
@@ -24,7 +33,7 @@ P=("" "--split D1=2 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131"
    "--split D1=2 --order A0,B0,C0,B1,D1,E1,D0,D2,F1 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131")
 for r in 1 2; do
     for i in "${!P[@]}"; do
-        [ $((SECONDS - t0)) -gt 400 ] && break 2
+        [ $((SECONDS - t0)) -gt 420 ] && break 2
         timeout 60 build/megartp bench glm5-prefix --modes mega ${P[$i]} > "$O/place-$i-$r.md" 2>&1
         echo "place $i round $r rc=$? [${P[$i]}] $(grep -E 'step, mega' "$O/place-$i-$r.md" | tr -s ' ' | cut -c1-90)"
     done

@@ -72,8 +72,28 @@ static __device__ __forceinline__ float mrt_fold_factor(const float *ssq, int ro
  * one-thread loops, one memory round trip instead of a chain of them (the finalization jobs
  * are latency-bound: docs/MEGAKERNEL.md). Measured against the loops (H200, session 11 run 4,
  * A B A B): mega 101.74 / 101.10 us against 103.11 / 101.07, serial 77.13 / 77.03 against
- * 77.33 / 77.37. Used here and in INDEX_Q's gate partials. */
+ * 77.33 / 77.37. Used here and in INDEX_Q's gate partials.
+ * -DMRT_FOLD_TEMPLATE (compile-checked in session 13, for an A B: its PTX differs in order
+ * and registers, and session 12 saw such a difference cost the megakernel 8 us): both as one
+ * template, mrt_warp_fold_in_order; the default keeps the two loops as measured. */
+#ifdef MRT_FOLD_TEMPLATE
+/* acc = add(acc, value i) for i = 0 .. n-1 in order, value i = load(i) loaded by lane i % 32 */
+template <class Acc, class Load, class Add>
+static __device__ __forceinline__ Acc mrt_warp_fold_in_order(int n, Acc acc, const Load &load, const Add &add) {
+    const int lane = (int)threadIdx.x & 31;
+    for (int i0 = 0; i0 < n; i0 += 32) {
+        const float v = i0 + lane < n ? load(i0 + lane) : 0.0f;
+        const int m = min(32, n - i0);
+        for (int i = 0; i < m; i++) acc = add(acc, __shfl_sync(0xffffffffu, v, i));
+    }
+    return acc;
+}
+#endif
 static __device__ __forceinline__ float mrt_fold_factor_warp(const float *ssq, int row, int blocks, int width, float eps) {
+#ifdef MRT_FOLD_TEMPLATE
+    const double ss = mrt_warp_fold_in_order(blocks, 0.0, [&](int b) { return ssq[row * blocks + b]; },
+                                             [](double s, float x) { return s + (double)x; });
+#else
     const int lane = (int)threadIdx.x & 31;
     double ss = 0;
     for (int b0 = 0; b0 < blocks; b0 += 32) {
@@ -81,6 +101,7 @@ static __device__ __forceinline__ float mrt_fold_factor_warp(const float *ssq, i
         const int n = min(32, blocks - b0);
         for (int b = 0; b < n; b++) ss += (double)__shfl_sync(0xffffffffu, v, b);
     }
+#endif
     return mrt_rms_factor(ss, width, eps);
 }
 
@@ -275,12 +296,18 @@ static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, 
     float rc = 0, rsn = 0, gs = 0;
     if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
     /* the gate's partials, summed in order (lane 0's sum is used) */
+#ifdef MRT_FOLD_TEMPLATE
+    if (i < 32)
+        gs = mrt_warp_fold_in_order(a.gate_partials, 0.0f, [&](int s) { return a.gate[((size_t)s * a.M + row) * a.heads + h]; },
+                                    [](float s, float x) { return __fadd_rn(s, x); });
+#else
     if (i < 32)
         for (int s0 = 0; s0 < a.gate_partials; s0 += 32) {
             const float v = s0 + i < a.gate_partials ? a.gate[((size_t)(s0 + i) * a.M + row) * a.heads + h] : 0.0f;
             const int n = min(32, a.gate_partials - s0);
             for (int s = 0; s < n; s++) gs = __fadd_rn(gs, __shfl_sync(0xffffffffu, v, s));
         }
+#endif
     float r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
     for (int d = i; d < a.dim; d += g.n) rowbuf[d] = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * a.dim + d], r));
     g.sync();
