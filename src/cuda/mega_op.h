@@ -41,9 +41,7 @@ struct mrt_mega_out {
         if (m >= m1 || n >= n1) return;
 #ifdef MRT_MEGA_QB_PREP
         if (qb && prep) {
-            /* not mrt_mbar_wait_full: its __syncwarp would hang where lanes left above */
-            for (long long t0 = clock64(); !mrt_mbar_try(prep_bar, 0);)
-                if (clock64() - t0 > 2 * MRT_SPIN_LIMIT_CYCLES) mrt_diag_trap(diag, MRT_DIAG_FULL_WAIT, prep_bar, 0, 0, 0);
+            mrt_mbar_wait_full_thread(prep_bar, 0, diag); /* lanes may have left above */
             const int ml = m - t.m0;
             const float *cs = prep + tn + ml * qb->rope;
             qb->apply(m, n, v, [&] { return prep[ml]; }, [&](int i, float *c, float *sn) {

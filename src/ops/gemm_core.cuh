@@ -198,12 +198,20 @@ static __device__ __forceinline__ void mrt_mbar_wait_empty(uint32_t bar, uint32_
 }
 /* Consumer side (a stage to fill, the scales to arrive). Bound twice the others', so the
  * CTA's watchdog, which knows the whole pipeline's progress, reports first. */
-static __device__ __forceinline__ void mrt_mbar_wait_full(uint32_t bar, uint32_t parity, unsigned *diag) {
-    if (mrt_mbar_try(bar, parity)) return;
+static __device__ __forceinline__ void mrt_mbar_spin_full(uint32_t bar, uint32_t parity, unsigned *diag) {
     long long t0 = clock64();
     while (!mrt_mbar_try(bar, parity))
         if (clock64() - t0 > 2 * MRT_SPIN_LIMIT_CYCLES) mrt_diag_trap(diag, MRT_DIAG_FULL_WAIT, bar, parity, 0, 0);
+}
+static __device__ __forceinline__ void mrt_mbar_wait_full(uint32_t bar, uint32_t parity, unsigned *diag) {
+    if (mrt_mbar_try(bar, parity)) return;
+    mrt_mbar_spin_full(bar, parity, diag);
     __syncwarp(); /* lanes leave the spin at different times; wgmma needs the warp converged */
+}
+/* The same for this thread alone, where the warp need not be converged (a __syncwarp would
+ * hang on lanes that left earlier). */
+static __device__ __forceinline__ void mrt_mbar_wait_full_thread(uint32_t bar, uint32_t parity, unsigned *diag) {
+    if (!mrt_mbar_try(bar, parity)) mrt_mbar_spin_full(bar, parity, diag);
 }
 
 static __device__ __forceinline__ uint64_t mrt_policy_evict_first() {
@@ -219,9 +227,6 @@ static __device__ __forceinline__ uint64_t mrt_policy_evict_last() {
 static __device__ __forceinline__ void mrt_tma_prefetch_desc(const CUtensorMap *m) {
     asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)m) : "memory");
 }
-/* 2D tiled TMA load into shared memory, completing `bar` with the box's bytes. c0 is the
- * innermost (contiguous) coordinate in elements, c1 the row. Out-of-bounds elements are
- * written as zeros and still count towards the transaction bytes. */
 /* A plain (1D) bulk copy of `bytes` (a multiple of 16) from global memory to shared memory,
  * completing on mbarrier `bar` (whose expect_tx the caller made). */
 static __device__ __forceinline__ void mrt_bulk_load(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar) {
@@ -229,6 +234,9 @@ static __device__ __forceinline__ void mrt_bulk_load(uint32_t dst, const void *s
                  "l"(src), "r"(bytes), "r"(bar)
                  : "memory");
 }
+/* 2D tiled TMA load into shared memory, completing `bar` with the box's bytes. c0 is the
+ * innermost (contiguous) coordinate in elements, c1 the row. Out-of-bounds elements are
+ * written as zeros and still count towards the transaction bytes. */
 static __device__ __forceinline__ void mrt_tma_load_2d(uint32_t dst, const CUtensorMap *m, int c0, int c1,
                                                        uint32_t bar, uint64_t policy) {
     asm volatile(
