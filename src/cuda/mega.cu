@@ -206,10 +206,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
      * (k-1)*gridDim.x .. k*gridDim.x-1. */
     __shared__ unsigned epoch_s;
     if (threadIdx.x == 0) epoch_s = atomicAdd(a.launches, 1u) / gridDim.x + 1u;
-#ifdef MRT_MEGA_EVCACHE /* mega_gemm.cuh: nothing seen yet in this launch */
-    __shared__ unsigned long long evc[MRT_MEGA_EVCACHE_N];
-    for (int i = (int)threadIdx.x; i < MRT_MEGA_EVCACHE_N; i += MRT_MEGA_THREADS) evc[i] = 0;
-#endif
 #ifdef MRT_MEGA_TWO_SLOTS
     if (threadIdx.x == 0) {
         for (int i = 0; i < 3; i++) mrt_mbar_init(mrt_smem_u32(&S.wbar[i]), 1);
@@ -256,11 +252,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
          * the CTA. */
         const bool gemm = opcode == MRT_OPC_GEMM_FP8 || opcode == MRT_OPC_GEMM_BF16 || opcode == MRT_OPC_BMM_BF16;
         unsigned long long *ph = TRACE ? a.stamps + ((size_t)blockIdx.x * a.max_len + slot) * MRT_PH_COUNT : NULL;
-#ifdef MRT_MEGA_EVCACHE
-        const mrt_mega_wait wait = {a.events, w, epoch, nwait, a.diag, (unsigned)slot, ph, evc};
-#else
         const mrt_mega_wait wait = {a.events, w, epoch, nwait, a.diag, (unsigned)slot, ph};
-#endif
         if (!gemm) {
             mrt_mega_stamp<TRACE>(a, slot, MRT_PH_WEIGHTS); /* no weights to prefetch */
             if (threadIdx.x < 32) wait(threadIdx.x);

@@ -40,16 +40,6 @@
 /* Counters (events, tickets) 128 bytes apart: one L2 line each, so the CTAs polling one event
  * do not contend with the atomics on its neighbours (HOPPER_NOTES: counters sharing lines). */
 #define MRT_MEGA_CTR_STRIDE 32
-/* -DMRT_MEGA_EVCACHE (experiment, compile-checked in session 13): the counts a CTA has seen,
- * per event (shared memory, valid bit 32 | count), so an instruction whose waits an earlier
- * instruction of the same CTA already saw met skips the poll and the acquire fence (a D0
- * tile waits on the event its worker's D1 tile waited on: weights issued -> input ready 2.3-2.7
- * us with the input long ready, session 13 run 3). An entry is written after the acquire
- * fence, with a CTA-scope release, and read with a CTA-scope acquire: a thread that finds its
- * target there reads after the producers' writes through the thread that acquired them
- * (also within one instruction, where the activation loader and the store both wait). The
- * async-proxy fence stays (TMA reads follow). */
-#define MRT_MEGA_EVCACHE_N 128
 struct mrt_mega_wait {
     const unsigned *events;
     const uint32_t *w; /* the instruction's words (shared memory) */
@@ -57,26 +47,11 @@ struct mrt_mega_wait {
     unsigned *diag;
     unsigned slot;
     unsigned long long *ph; /* traced: this instruction's phase stamps, else NULL */
-#ifdef MRT_MEGA_EVCACHE
-    unsigned long long *seen_by_cta; /* [MRT_MEGA_EVCACHE_N], shared memory */
-#endif
     __device__ __forceinline__ void operator()(int lane) const {
         if (lane == 0) {
-#ifdef MRT_MEGA_EVCACHE
-            bool polled = false;
-#endif
             for (uint32_t j = 0; j < nwait; j++) {
                 const unsigned *ctr = events + (size_t)w[4 + 2 * j] * MRT_MEGA_CTR_STRIDE;
                 const unsigned target = w[5 + 2 * j] * epoch;
-#ifdef MRT_MEGA_EVCACHE
-                const uint32_t ev = w[4 + 2 * j];
-                if (ev < MRT_MEGA_EVCACHE_N) {
-                    unsigned long long c;
-                    asm volatile("ld.acquire.cta.b64 %0, [%1];" : "=l"(c) : "l"(seen_by_cta + ev) : "memory");
-                    if ((c >> 32) && (int)((unsigned)c - target) >= 0) continue;
-                }
-                polled = true;
-#endif
                 unsigned seen;
                 long long t0 = clock64();
                 for (;;) {
@@ -87,19 +62,7 @@ struct mrt_mega_wait {
                     __nanosleep(100);
                 }
             }
-#ifdef MRT_MEGA_EVCACHE
-            if (polled) {
-                asm volatile("fence.acq_rel.gpu;" ::: "memory");
-                for (uint32_t j = 0; j < nwait; j++) /* every target is met now: record them */
-                    if (w[4 + 2 * j] < MRT_MEGA_EVCACHE_N)
-                        asm volatile("st.release.cta.b64 [%0], %1;" ::"l"(seen_by_cta + w[4 + 2 * j]),
-                                     "l"((1ull << 32) | (w[5 + 2 * j] * epoch))
-                                     : "memory");
-            }
-            if (nwait) asm volatile("fence.proxy.async.global;" ::: "memory");
-#else
             if (nwait) asm volatile("fence.acq_rel.gpu;\n\tfence.proxy.async.global;" ::: "memory");
-#endif
             if (ph && (threadIdx.x >> 5) <= 1) ph[MRT_PH_INPUT] = mrt_globaltimer();
         }
         __syncwarp();
@@ -159,25 +122,6 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
     mrt_mega_out epi = {o.out, m1, n1, KIND == MRT_GEMM_FP8 && o.fused_q_b ? &o.qbf : NULL};
     epi.s.out = (uint8_t *)o.out.out + (size_t)t.split * o.plane * (o.out.f32 ? 4 : 2);
-#ifdef MRT_MEGA_QB_PREP
-    /* Experiment (compile-checked in session 13): a D0 tile's fused Q_B store spends 4.4 us
-     * after its last K block against ~3 for a plain store (probe, session 13 run 1), on loads
-     * that do not depend on the GEMM: each row's 16 q_a block sums (its fold factor) and its
-     * RoPE row (pos -> rope_cs). The idle warp 3 reads them once the input is ready, while the
-     * k-loop runs, into shared memory after the tile's layout (where it fits; TN <= 32), and
-     * the store reads them there: the same values (mrt_fold_factor, the table's floats), so the
-     * same bytes. */
-    extern __shared__ uint8_t mrt_mega_prep_raw[]; /* the dynamic shared memory's start (smem is aligned up from it) */
-    uint32_t dyn_bytes;
-    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn_bytes));
-    const uint32_t prep_off = (lay.total + 15) & ~15u, prep_bar_off = prep_off + (uint32_t)(TN * (1 + o.qbf.rope) * 4);
-    const bool prep = KIND == MRT_GEMM_FP8 && TN <= 32 && o.fused_q_b &&
-                      prep_bar_off + 16 + (uint32_t)(smem - mrt_mega_prep_raw) <= dyn_bytes;
-    float *prep_f = (float *)(smem + prep_off);
-    const uint32_t prep_bar = base + ((prep_bar_off + 7) & ~7u);
-    epi.prep = prep ? prep_f : NULL, epi.prep_bar = prep_bar, epi.tn = TN, epi.diag = a.diag;
-    if (prep && threadIdx.x == 0) mrt_mbar_init(prep_bar, 32);
-#endif
     if (threadIdx.x == 0) {
         mrt_gemm_controller_init<KIND>(bars, a.stages, 0);
         for (int i = 0; i < 4; i++) pr.set(i, 0);
@@ -202,18 +146,6 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
 #endif
         if (ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
-#ifdef MRT_MEGA_QB_PREP
-    } else if (warp == 3 && prep) {
-        wait(lane); /* the fold factors' block sums are this tile's input's producer's (B0's) */
-        const mrt_epi_q_b_fused &q = o.qbf;
-        for (int ml = lane; ml < TN; ml += 32)
-            if (t.m0 + ml < a.M) prep_f[ml] = mrt_fold_factor(q.ssq_in, t.m0 + ml, q.K / 128, q.K, q.eps);
-        for (int k = lane; k < TN * q.rope; k += 32) {
-            const int ml = k / q.rope, i = k - ml * q.rope;
-            if (t.m0 + ml < a.M) prep_f[TN + k] = q.rope_cs[(size_t)q.pos[t.m0 + ml] * q.rope + i];
-        }
-        mrt_mbar_arrive(prep_bar); /* each lane: a release of its own stores */
-#endif
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
@@ -242,9 +174,6 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
             mrt_mbar_inval(bars.empty(s));
         }
         mrt_mbar_inval(bars.scales()), mrt_mbar_inval(bars.done());
-#ifdef MRT_MEGA_QB_PREP
-        if (prep) mrt_mbar_inval(prep_bar);
-#endif
     }
     /* D2: the head's last column tile also carries its roped q_pe into the query */
     if (KIND == MRT_GEMM_BF16_MN && n1 == o.cols)
@@ -323,43 +252,21 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
     if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) c0 = u.u0 + 128 * pc, c1 = c0 + 128;
     if (o.epi_kind == MRT_EPI_Q_B) c0 = max(u.u0, (u.h0 + pc) * u.width), c1 = min(u.u1, (u.h0 + pc + 1) * u.width);
     if (o.epi_kind == MRT_EPI_INDEX_Q) c0 = (u.h0 + pc) * e.dim, c1 = c0 + e.dim;
-#ifdef MRT_EPI_SUM_SMEM /* gemm_fp8_epilogues.cuh. The dynamic shared memory is free once the tile is
-                          done: each group's sums, then its copy of the arguments with c moved */
-    extern __shared__ __align__(16) uint8_t mrt_mega_fin_dyn[];
-    float *sums = (float *)mrt_mega_fin_dyn + gi * MRT_EPI_SUM_FLOATS;
-    mrt_epi_args *es = (mrt_epi_args *)((float *)mrt_mega_fin_dyn + MRT_MEGA_FIN_MAX_GROUPS * MRT_EPI_SUM_FLOATS) + gi;
-    const bool fits = c1 - c0 <= MRT_EPI_SUM_FLOATS;
-    if (fits) { /* the copy, word by word, with c's words replaced */
-        const float *cs = sums - ((size_t)row * N + c0);
-        const uint32_t *from = (const uint32_t *)&e, *cw = (const uint32_t *)&cs;
-        uint32_t *to = (uint32_t *)es;
-        const int at = (int)(offsetof(mrt_epi_args, c) / 4);
-        for (int k = g.tid; k < (int)(sizeof(mrt_epi_args) / 4); k += g.n) to[k] = k == at || k == at + 1 ? cw[k - at] : from[k];
-    }
-    mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1, fits ? sums : NULL);
-    g.sync();
-    const mrt_epi_args &ee = fits ? *es : e;
-#else
     mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
     g.sync();
-    const mrt_epi_args &ee = e;
-#endif
     switch (o.epi_kind) {
     case MRT_EPI_QKV_A:
-        if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, ee, row, c0, sm.dsg(g, gi), sm.fsg(g, gi));
-        else mrt_epi_qkv_a_kv(g, ee, row, sm.dsg(g, gi), sm.fsg(g, gi));
+        if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, c0, sm.dsg(g, gi), sm.fsg(g, gi));
+        else mrt_epi_qkv_a_kv(g, e, row, sm.dsg(g, gi), sm.fsg(g, gi));
         break;
-    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, ee, row, sm.dsg(g, gi), sm.fsg(g, gi), sm.rowg(g, gi)); break;
+    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, e, row, sm.dsg(g, gi), sm.fsg(g, gi), sm.rowg(g, gi)); break;
     case MRT_EPI_Q_B: {
         const int h = u.h0 + pc;
-        mrt_epi_q_b(g, ee, row, h, c0 - h * u.width, c1 - h * u.width, sm.rowg(g, gi));
+        mrt_epi_q_b(g, e, row, h, c0 - h * u.width, c1 - h * u.width, sm.rowg(g, gi));
         break;
     }
-    default: mrt_epi_index_q(g, ee, row, u.h0 + pc, sm.fsg(g, gi), sm.rowg(g, gi)); break;
+    default: mrt_epi_index_q(g, e, row, u.h0 + pc, sm.fsg(g, gi), sm.rowg(g, gi)); break;
     }
-#ifdef MRT_EPI_SUM_SMEM /* the next instruction's TMA writes this shared memory (async proxy) */
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-#endif
     g.sync(); /* the group's next job writes what this epilogue may still read */
 }
 

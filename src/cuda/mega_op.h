@@ -31,25 +31,8 @@ struct mrt_mega_out {
     mrt_epi_store s;
     int m1, n1;
     const mrt_epi_q_b_fused *qb; /* D0 unsplit: the Q_B finalization in the store, else NULL */
-#ifdef MRT_MEGA_QB_PREP /* experiment (mega_gemm.cuh): the Q_B store's row inputs read ahead */
-    const float *prep; /* shared memory: the tile's rows' fold factors [tn], then RoPE rows [tn][rope]; or NULL */
-    uint32_t prep_bar; /* complete once prep is written */
-    int tn;
-    unsigned *diag;
-#endif
     __device__ __forceinline__ void operator()(const mrt_gemm_tile &t, int m, int n, const float (&v)[8]) const {
         if (m >= m1 || n >= n1) return;
-#ifdef MRT_MEGA_QB_PREP
-        if (qb && prep) {
-            mrt_mbar_wait_full_thread(prep_bar, 0, diag); /* lanes may have left above */
-            const int ml = m - t.m0;
-            const float *cs = prep + tn + ml * qb->rope;
-            qb->apply(m, n, v, [&] { return prep[ml]; }, [&](int i, float *c, float *sn) {
-                *c = cs[i], *sn = cs[qb->rope / 2 + i];
-            });
-            return;
-        }
-#endif
         if (qb) (*qb)(t, m, n, v);
         else s(t, m, n, v);
     }

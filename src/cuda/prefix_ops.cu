@@ -122,27 +122,13 @@ __global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, m
     mrt_pdl_entry<TRACE>(ts);
     int row = blockIdx.x, u = blockIdx.y;
     const mrt_grp g = mrt_grp_cta();
-#ifdef MRT_EPI_SUM_SMEM /* gemm_fp8_epilogues.cuh */
-    __shared__ __align__(16) float sums[MRT_EPI_SUM_FLOATS];
-    mrt_epi_args as = a;
-#endif
     if (sp.part) {
         int c0, c1;
         mrt_epi_unit_cols(a, epi, u, &c0, &c1);
-#ifdef MRT_EPI_SUM_SMEM
-        float *s = c1 - c0 <= MRT_EPI_SUM_FLOATS ? sums : NULL;
-        mrt_epi_sum_columns(g, sp.part, sp.c, (long long)a.M * a.N, sp.nsplit, a.N, row, c0, c1, s);
-        if (s) as.c = s - ((size_t)row * a.N + c0);
-#else
         mrt_epi_sum_columns(g, sp.part, sp.c, (long long)a.M * a.N, sp.nsplit, a.N, row, c0, c1);
-#endif
         __syncthreads(); /* the epilogue reads c */
     }
-#ifdef MRT_EPI_SUM_SMEM
-    const mrt_epi_args &ae = as;
-#else
     const mrt_epi_args &ae = a;
-#endif
     switch (epi) {
     case MRT_EPI_QKV_A:
         if (u < ae.q_lora / 128) mrt_epi_qkv_a_q(g, ae, row, u * 128, ds, fs);

@@ -208,11 +208,6 @@ static __device__ __forceinline__ void mrt_mbar_wait_full(uint32_t bar, uint32_t
     mrt_mbar_spin_full(bar, parity, diag);
     __syncwarp(); /* lanes leave the spin at different times; wgmma needs the warp converged */
 }
-/* The same for this thread alone, where the warp need not be converged (a __syncwarp would
- * hang on lanes that left earlier). */
-static __device__ __forceinline__ void mrt_mbar_wait_full_thread(uint32_t bar, uint32_t parity, unsigned *diag) {
-    if (!mrt_mbar_try(bar, parity)) mrt_mbar_spin_full(bar, parity, diag);
-}
 
 static __device__ __forceinline__ uint64_t mrt_policy_evict_first() {
     uint64_t p;

@@ -23,25 +23,15 @@
  * megakernel's group finalization. */
 static __device__ __forceinline__ void mrt_epi_sum_columns(const mrt_grp &g, const float *part, float *c,
                                                            long long plane, int nsplit, int N, int row, int c0,
-                                                           int c1, float *sums = NULL) {
+                                                           int c1) {
     for (int n = c0 + 4 * g.tid; n < c1; n += 4 * g.n) {
         const float *src = part + (long long)row * N + n;
         float4 v[1];
         if (nsplit > 1) mrt_sum_splits<1>(src, plane, nsplit, v);
         else v[0] = __ldcg((const float4 *)src);
         *(float4 *)(c + (long long)row * N + n) = v[0];
-        if (sums) *(float4 *)(sums + (n - c0)) = v[0];
     }
 }
-
-/* -DMRT_EPI_SUM_SMEM (experiment, compile-checked in session 13): the split sums also kept in
- * shared memory (mrt_epi_sum_columns' sums, [n - c0]) and the epilogue given a copy of its
- * arguments whose c points there, offset so that its index (row * N + column) lands in them:
- * it reads its columns from shared memory instead of reading back from c what its group just
- * wrote (one L2 round trip less a job, twice on the megakernel's critical path: B0's and
- * D1's finalizations, 8 us each). c is still written (the same bytes). A unit wider than
- * MRT_EPI_SUM_FLOATS reads c back as before. */
-#define MRT_EPI_SUM_FLOATS 1024
 
 static __device__ __forceinline__ float mrt_grp_max(const mrt_grp &g, float v, float *scratch) {
     for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
@@ -341,14 +331,8 @@ struct mrt_epi_q_b_fused {
     float eps;
     template <class Tile>
     __device__ __forceinline__ void operator()(const Tile &, int m, int n, const float (&v)[8]) const {
-        apply(m, n, v, [&] { return mrt_fold_factor(ssq_in, m, K / 128, K, eps); },
-              [&](int i, float *c, float *s) { mrt_rope_cs_at(rope_cs, pos, m, rope, i, c, s); });
-    }
-    /* rf(): row m's fold factor; cs(i, &c, &s): its RoPE pair i (asked only for RoPE columns) */
-    template <class Rf, class Cs>
-    __device__ __forceinline__ void apply(int m, int n, const float (&v)[8], const Rf &rf, const Cs &cs) const {
         const int width = nope + rope, h = n / width, d = n - h * width;
-        const float r = rf();
+        const float r = mrt_fold_factor(ssq_in, m, K / 128, K, eps);
         float q[8];
         uint16_t o[8];
 #pragma unroll
@@ -361,7 +345,7 @@ struct mrt_epi_q_b_fused {
 #pragma unroll
             for (int p = 0; p < 4; p++) {
                 float c, sn;
-                cs(i0 + p, &c, &sn);
+                mrt_rope_cs_at(rope_cs, pos, m, rope, i0 + p, &c, &sn);
                 mrt_rope_pair_rn(&q[2 * p], &q[2 * p + 1], c, sn);
             }
             dst = qmla + ((size_t)m * heads + h) * qmla_width + qmla_rope_at + (d - nope);
