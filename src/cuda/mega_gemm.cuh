@@ -144,6 +144,17 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
         }
         __syncwarp();
 #endif
+#ifdef MRT_MEGA_WHOLD
+        /* Experiment: the named ops' weight loads wait for the tile's input like its
+         * activations (bit 0: D0, the fused Q_B; bit 1: D1, INDEX_Q; bit 2: D2, the bmm), so
+         * that their prefetch does not share the memory system with the critical path's
+         * latency-bound work before it (B0's finalization, D1's): the finalizations' jobs
+         * are chains of round trips, 8 us each on the critical path. */
+        if (((MRT_MEGA_WHOLD & 1) && KIND == MRT_GEMM_FP8 && o.fused_q_b) ||
+            ((MRT_MEGA_WHOLD & 2) && KIND == MRT_GEMM_FP8 && o.epi_kind == MRT_EPI_INDEX_Q) ||
+            ((MRT_MEGA_WHOLD & 4) && KIND == MRT_GEMM_BF16_MN))
+            wait(lane);
+#endif
         if (ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
     } else if (warp >= 4) {
@@ -252,8 +263,12 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
     if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) c0 = u.u0 + 128 * pc, c1 = c0 + 128;
     if (o.epi_kind == MRT_EPI_Q_B) c0 = max(u.u0, (u.h0 + pc) * u.width), c1 = min(u.u1, (u.h0 + pc + 1) * u.width);
     if (o.epi_kind == MRT_EPI_INDEX_Q) c0 = (u.h0 + pc) * e.dim, c1 = c0 + e.dim;
+#ifndef MRT_EPI_FUSED_SUM /* else the epilogue sums the planes as it reads them (o.epi.part) */
     mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
     g.sync();
+#else
+    (void)N;
+#endif
     switch (o.epi_kind) {
     case MRT_EPI_QKV_A:
         if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, c0, sm.dsg(g, gi), sm.fsg(g, gi));
@@ -302,8 +317,17 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
 /* A member's part of its group's finalization (every member's partial visible): group gi of
  * 128 threads claims jobs until none is left. True, in the group's thread 0, for the group
  * that completed the unit's last job (it performs the finalizer signals). */
+/* -DMRT_MEGA_FIN_PROBE (diagnostic builds): a traced member's "weights issued" stamp becomes
+ * the moment its CTA knows the group complete (mega.cu) and "visible" the moment its group 0
+ * finished its first job, so computed -> weights -> visible -> published splits a
+ * finalization into the ticket and the wait for the group, the claim and one job, and the rest
+ * (later jobs, the done counts, the signals). */
 static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
-                                                 const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi) {
+                                                 const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi
+#ifdef MRT_MEGA_FIN_PROBE
+                                                 , unsigned long long *ph
+#endif
+) {
     const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
     bool completed = false;
     /* The done count is a release add whose result is looked at only after the next claim is
@@ -322,6 +346,9 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         const int job = sm.job[gi];
         if (job < 0) break;
         mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
+#ifdef MRT_MEGA_FIN_PROBE
+        if (ph && gi == 0 && g.tid == 0 && !pending) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
+#endif
         if (g.tid == 0)
             asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(prev_done) : "l"(c.done) : "memory");
         pending = true;

@@ -121,7 +121,43 @@ struct mrt_epi_args {
     int gate_partials;
     uint8_t *q8i;
     float *wI;
+#ifdef MRT_EPI_FUSED_SUM
+    const float *part; /* non-NULL: the GEMM's nsplit partial planes ([nsplit][M][N], M * N
+                          floats apart), summed by the epilogue as it reads them; c unused */
+    int nsplit;
+#endif
 };
+
+/* -DMRT_EPI_FUSED_SUM (experiment): the epilogues read their GEMM sums through MRT_EPI_C,
+ * which sums the split planes in split order (mrt_epi_sum_columns' order: the plane alone
+ * with one split, else 0 + p0 + p1 + ...) straight into the thread's registers, so a job is
+ * not "sum the planes into c, group barrier, read c back" but one phase whose plane loads
+ * are issued beside the row's other inputs (pos -> rope table, fold factors, gate). A
+ * finalization job was a chain of dependent round trips (session 14 run 1: keeping the sums in
+ * shared memory instead of reading c back changed nothing, since the epilogues' own input
+ * loads came after the same barrier). The reduced output c is then not written: nothing
+ * reads it after the epilogue. The same additions in the same order: the same bytes. */
+#ifdef MRT_EPI_FUSED_SUM
+static __device__ __forceinline__ float mrt_epi_sum_at(const mrt_epi_args &a, size_t idx) {
+    if (!a.part) return a.c[idx];
+    const float *p = a.part + idx;
+    if (a.nsplit == 1) return __ldcg(p);
+    const long long plane = (long long)a.M * a.N;
+    float v = 0.0f;
+    for (int s0 = 0; s0 < a.nsplit; s0 += 8) {
+        float u[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++) u[j] = s0 + j < a.nsplit ? __ldcg(p + (s0 + j) * plane) : 0.0f;
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            if (s0 + j < a.nsplit) v += u[j];
+    }
+    return v;
+}
+#define MRT_EPI_C(a, idx) mrt_epi_sum_at(a, idx)
+#else
+#define MRT_EPI_C(a, idx) ((a).c[idx]) /* the expression as written before the experiment */
+#endif
 
 /* The epilogues read their row's inputs (cache slot, RoPE cos/sin, gate partials) first:
  * those are chains of dependent global loads (pos -> block_table, pos -> rope_cs) that then
@@ -155,7 +191,7 @@ static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a
 #pragma unroll
     for (int k = 0; k < K; k++) {
         const int col = c0 + i + k * g.n;
-        const float q = mrt_round_bf16(a.c[(size_t)row * a.N + col]);
+        const float q = mrt_round_bf16(MRT_EPI_C(a, (size_t)row * a.N + col));
         y[k] = __fmul_rn(mrt_bf16_to_f32(a.w_qn[col]), q);
         sq[k] = (double)q * (double)q;
         amax = k ? fmaxf(amax, fabsf(y[k])) : fabsf(y[k]);
@@ -180,7 +216,11 @@ static __device__ void mrt_epi_qkv_a_q(const mrt_grp &g, const mrt_epi_args &a, 
 /* QKV_A, kv unit: RMSNorm of kv_c, 1x128 quantization, RoPE of k_pe, the fp8_ds_mla entry. */
 static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a, int row, double *dscratch, float *fscratch) {
     const int kvl = a.kv_lora, per = kvl / MRT_EPI_THREADS; /* kv_lora = 512: 4 each */
+#ifdef MRT_EPI_FUSED_SUM
+    const size_t c = (size_t)row * a.N + a.q_lora; /* the row's kv columns in the GEMM output */
+#else
     const float *c = a.c + (size_t)row * a.N + a.q_lora;
+#endif
     int64_t blk;
     int off;
     mrt_cache_slot_dev(a, row, &blk, &off);
@@ -189,9 +229,19 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
     float v[8];
     double ss = 0;
     for (int j = 0; j < per; j++) {
+#ifdef MRT_EPI_FUSED_SUM
+        v[j] = mrt_round_bf16(MRT_EPI_C(a, c + g.tid * per + j));
+#else
         v[j] = mrt_round_bf16(c[g.tid * per + j]);
+#endif
         ss += (double)v[j] * (double)v[j];
     }
+#ifdef MRT_EPI_FUSED_SUM
+    /* k_pe's pair, read with the rest: before the cache stores below, which the compiler
+     * would not move these loads past */
+    float px = 0, py = 0;
+    if (g.tid < a.rope / 2) px = MRT_EPI_C(a, c + kvl + 2 * g.tid), py = MRT_EPI_C(a, c + kvl + 2 * g.tid + 1);
+#endif
     float rs = mrt_rms_factor(mrt_grp_sum_f64(g, ss, dscratch), kvl, a.eps);
     int entry = kvl + kvl / 32 + 2 * a.rope;
     uint8_t *e = a.mla_cache + ((size_t)blk * a.block_tokens + off) * entry;
@@ -208,7 +258,11 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
     if ((g.tid * per) % 128 == 0) memcpy(e + kvl + 4 * ((g.tid * per) / 128), &s, 4);
     if (g.tid < a.rope / 2) {
         int i = g.tid;
+#ifdef MRT_EPI_FUSED_SUM
+        float x = mrt_round_bf16(px), y = mrt_round_bf16(py);
+#else
         float x = mrt_round_bf16(c[kvl + 2 * i]), y = mrt_round_bf16(c[kvl + 2 * i + 1]);
+#endif
         mrt_rope_pair_rn(&x, &y, rc, rsn);
         uint16_t hx = mrt_f32_to_bf16(x), hy = mrt_f32_to_bf16(y);
         memcpy(e + kvl + kvl / 32 + 4 * i, &hx, 2);
@@ -227,7 +281,7 @@ static __device__ void mrt_epi_index_k(const mrt_grp &g, const mrt_epi_args &a, 
     mrt_cache_slot_dev(a, row, &blk, &off);
     float rc = 0, rsn = 0;
     if (i < 32) mrt_rope_cs_dev(a, row, 64, i, &rc, &rsn);
-    float k = mrt_round_bf16(a.c[(size_t)row * a.N + i]);
+    float k = mrt_round_bf16(MRT_EPI_C(a, (size_t)row * a.N + i));
     double mean = mrt_grp_sum_f64(g, (double)k, dscratch) / 128.0;
     double d = (double)k - mean;
     double var = mrt_grp_sum_f64(g, d * d, dscratch) / 128.0;
@@ -262,7 +316,7 @@ static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int 
     if (c1 > a.nope && i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
     float r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
     for (int d = c0 + i; d < c1; d += g.n) {
-        float q = mrt_q_b_fold(a.c[(size_t)row * a.N + h * width + d], r);
+        float q = mrt_q_b_fold(MRT_EPI_C(a, (size_t)row * a.N + h * width + d), r);
         if (d < a.nope) a.q_nope[((size_t)row * a.heads + h) * a.nope + d] = mrt_f32_to_bf16(q);
         else rowbuf[d - a.nope] = q;
     }
@@ -285,6 +339,13 @@ static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, 
     int i = g.tid;
     float rc = 0, rsn = 0, gs = 0;
     if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
+    /* the head's GEMM sums (dim / g.n <= 4 a thread: dim 128, mrt_epi_fill), read with the
+     * row's other inputs, before anything is stored */
+#ifdef MRT_EPI_FUSED_SUM
+    float cv[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++) cv[k] = i + k * g.n < a.dim ? MRT_EPI_C(a, (size_t)row * a.N + h * a.dim + i + k * g.n) : 0.0f;
+#endif
     /* the gate's partials, summed in order (lane 0's sum is used) */
 #ifdef MRT_FOLD_TEMPLATE
     if (i < 32)
@@ -299,7 +360,13 @@ static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, 
         }
 #endif
     float r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
+#ifdef MRT_EPI_FUSED_SUM
+#pragma unroll
+    for (int k = 0; k < 4; k++)
+        if (i + k * g.n < a.dim) rowbuf[i + k * g.n] = mrt_round_bf16(__fmul_rn(cv[k], r));
+#else
     for (int d = i; d < a.dim; d += g.n) rowbuf[d] = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * a.dim + d], r));
+#endif
     g.sync();
     if (i < a.rope / 2) {
         float x = rowbuf[2 * i], y = rowbuf[2 * i + 1];
