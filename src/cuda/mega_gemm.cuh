@@ -196,16 +196,27 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
 }
 
 /* Scratch of the finalization groups (static shared memory of the megakernel): three groups
- * of 128 threads, or six of 64 (INDEX_Q, mrt_mega_fin_threads), each with its share. */
+ * of 128 threads, or six of 64 (INDEX_Q, mrt_mega_fin_threads), each with its share; under
+ * -DMRT_MEGA_FIN_G32 also twelve of 32, each with a whole head (128 floats) of row buffer. */
+#ifdef MRT_MEGA_FIN_G32
+#define MRT_MEGA_FIN_MAX_GROUPS 12
+#define MRT_MEGA_FIN_ROWBUF (MRT_MEGA_FIN_MAX_GROUPS * 128)
+#else
 #define MRT_MEGA_FIN_MAX_GROUPS 6
+#define MRT_MEGA_FIN_ROWBUF (MRT_MEGA_GROUPS * 256)
+#endif
 struct mrt_mega_fin_smem {
     double ds[MRT_MEGA_GROUPS * 32];
     float fs[MRT_MEGA_GROUPS * 32];
-    float rowbuf[MRT_MEGA_GROUPS * 256];
+    float rowbuf[MRT_MEGA_FIN_ROWBUF];
     int job[MRT_MEGA_FIN_MAX_GROUPS]; /* the job a group claimed */
     __device__ __forceinline__ double *dsg(const mrt_grp &g, int gi) { return ds + gi * (g.n / 4); }
     __device__ __forceinline__ float *fsg(const mrt_grp &g, int gi) { return fs + gi * (g.n / 4); }
+#ifdef MRT_MEGA_FIN_G32
+    __device__ __forceinline__ float *rowg(const mrt_grp &g, int gi) { return rowbuf + gi * (g.n < 64 ? 128 : 2 * g.n); }
+#else
     __device__ __forceinline__ float *rowg(const mrt_grp &g, int gi) { return rowbuf + gi * (2 * g.n); }
+#endif
 };
 
 /* Threads in a finalization group: 128 (one column a thread), or 64 for INDEX_Q, whose
@@ -213,12 +224,17 @@ struct mrt_mega_fin_smem {
  * unit's 16 row jobs (GLM-5 M=16) take one round of its 4 members' 24 groups instead of two
  * rounds of 12 (D1 computed -> published 11.4 -> 7.8 us, H200, session 11 run 5). The
  * 64-thread group needs the head in its 128 floats of row buffer and the RoPE pairs one a
- * thread. Experiment (-DMRT_MEGA_QKVA_G64, compile-checked, session 11): QKV_A's q units too
- * (two columns a thread, the block's fp64 sum in the 128-thread order: mrt_grp_sum_f64_k); B0
- * computed -> published was 7.7 us on the critical path in run 5. */
+ * thread. QKV_A's q units in 64-thread groups (two columns a thread, the block's fp64 sum
+ * in the 128-thread order: mrt_grp_sum_f64_k) measured level at M=16 (session 12 run 1).
+ * Experiment (-DMRT_MEGA_FIN_G32): both in one-warp groups, twelve a member: a unit's row
+ * jobs are rounds of its members' groups, and at M=64 / 128 B0's and D1's finalizations took
+ * 17 / 33 us computed -> published (session 14 run 2: 64 and 128 jobs a unit on 12 or 24
+ * groups); QKV_A q four columns a thread (the same 128-thread sum order), INDEX_Q the head's
+ * 32 RoPE pairs one a lane. */
 static __device__ __forceinline__ int mrt_mega_fin_threads(const mrt_mega_op &o, const uint32_t *pl) {
-#ifdef MRT_MEGA_QKVA_G64
-    if (o.epi_kind == MRT_EPI_QKV_A && (int)pl[2] < o.epi.q_lora) return 64;
+#ifdef MRT_MEGA_FIN_G32
+    if (o.epi_kind == MRT_EPI_QKV_A && (int)pl[2] < o.epi.q_lora) return 32;
+    if (o.epi_kind == MRT_EPI_INDEX_Q && o.epi.dim <= 128 && o.epi.rope / 2 <= 32) return 32;
 #endif
     (void)pl;
     return o.epi_kind == MRT_EPI_INDEX_Q && o.epi.dim <= 128 && o.epi.rope / 2 <= 64 ? 64 : 128;
@@ -263,12 +279,8 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
     if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) c0 = u.u0 + 128 * pc, c1 = c0 + 128;
     if (o.epi_kind == MRT_EPI_Q_B) c0 = max(u.u0, (u.h0 + pc) * u.width), c1 = min(u.u1, (u.h0 + pc + 1) * u.width);
     if (o.epi_kind == MRT_EPI_INDEX_Q) c0 = (u.h0 + pc) * e.dim, c1 = c0 + e.dim;
-#ifndef MRT_EPI_FUSED_SUM /* else the epilogue sums the planes as it reads them (o.epi.part) */
     mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
     g.sync();
-#else
-    (void)N;
-#endif
     switch (o.epi_kind) {
     case MRT_EPI_QKV_A:
         if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, c0, sm.dsg(g, gi), sm.fsg(g, gi));

@@ -80,7 +80,6 @@ static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
     mrt_gpu_epi e;
     memset(&e, 0, sizeof e);
     e.epi = epi, e.c = s->c, e.ip = op->p.i, e.eps = op->p.f[0], e.M = M, e.K = K, e.N = N;
-    e.part = part, e.nsplit = (int)nsplit; /* read by the epilogue itself under -DMRT_EPI_FUSED_SUM */
     for (int j = 0; j < op->n_in; j++) e.in[j] = D(op->in[j]);
     for (int j = 0; j < op->n_out; j++) e.out[j] = D(op->out[j]);
     if (epi == MRT_EPI_Q_B) e.qmla = (uint16_t *)D(op->out[1]), e.qmla_width = op->p.i[3], e.qmla_rope_at = 0;

@@ -96,7 +96,6 @@ struct mrt_epi_split {
     int nsplit;
 };
 
-#ifndef MRT_EPI_FUSED_SUM
 /* The GEMM output columns [c0, c1) that unit u of the epilogue reads. */
 static __device__ __forceinline__ void mrt_epi_unit_cols(const mrt_epi_args &a, int epi, int u, int *c0, int *c1) {
     switch (epi) {
@@ -109,7 +108,6 @@ static __device__ __forceinline__ void mrt_epi_unit_cols(const mrt_epi_args &a, 
     default: *c0 = 0, *c1 = a.N; break; /* INDEX_K: the whole row */
     }
 }
-#endif
 
 /* grid.x = row, grid.y = unit (QKV_A: q blocks, then the kv unit; Q_B, INDEX_Q: heads).
  * With sp.part, the unit's columns are summed over the GEMM's split planes first, in split
@@ -124,16 +122,12 @@ __global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, m
     mrt_pdl_entry<TRACE>(ts);
     int row = blockIdx.x, u = blockIdx.y;
     const mrt_grp g = mrt_grp_cta();
-#ifdef MRT_EPI_FUSED_SUM /* gemm_fp8_epilogues.cuh: a.part, from mrt_epi_fill */
-    (void)sp;
-#else
     if (sp.part) {
         int c0, c1;
         mrt_epi_unit_cols(a, epi, u, &c0, &c1);
         mrt_epi_sum_columns(g, sp.part, sp.c, (long long)a.M * a.N, sp.nsplit, a.N, row, c0, c1);
         __syncthreads(); /* the epilogue reads c */
     }
-#endif
     const mrt_epi_args &ae = a;
     switch (epi) {
     case MRT_EPI_QKV_A:
@@ -151,9 +145,6 @@ int mrt_epi_fill(const mrt_gpu_epi *e, mrt_epi_args *out, int *units, int *threa
     mrt_epi_args a;
     memset(&a, 0, sizeof a);
     a.c = e->c, a.M = e->M, a.N = e->N, a.K = e->K, a.eps = e->eps;
-#ifdef MRT_EPI_FUSED_SUM
-    a.part = e->part, a.nsplit = e->nsplit;
-#endif
     const int32_t *ip = e->ip;
     *units = 1, *threads = MRT_EPI_THREADS;
     switch (e->epi) {

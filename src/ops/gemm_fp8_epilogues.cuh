@@ -62,11 +62,9 @@ static __device__ __forceinline__ float mrt_fold_factor(const float *ssq, int ro
  * one-thread loops, one memory round trip instead of a chain of them (the finalization jobs
  * are latency-bound: docs/MEGAKERNEL.md). Measured against the loops (H200, session 11 run 4,
  * A B A B): mega 101.74 / 101.10 us against 103.11 / 101.07, serial 77.13 / 77.03 against
- * 77.33 / 77.37. Used here and in INDEX_Q's gate partials.
- * -DMRT_FOLD_TEMPLATE (compile-checked in session 13, for an A B: its PTX differs in order
- * and registers, and session 12 saw such a difference cost the megakernel 8 us): both as one
- * template, mrt_warp_fold_in_order; the default keeps the two loops as measured. */
-#ifdef MRT_FOLD_TEMPLATE
+ * 77.33 / 77.37. Used here and in INDEX_Q's gate partials, through one template since
+ * session 14 (the two loops it replaced measured level against it: mega 95.81 / 95.78 against
+ * 95.49 / 95.85 us, serial and cmp level, H200 session 14 run 2). */
 /* acc = add(acc, value i) for i = 0 .. n-1 in order, value i = load(i) loaded by lane i % 32 */
 template <class Acc, class Load, class Add>
 static __device__ __forceinline__ Acc mrt_warp_fold_in_order(int n, Acc acc, const Load &load, const Add &add) {
@@ -78,20 +76,9 @@ static __device__ __forceinline__ Acc mrt_warp_fold_in_order(int n, Acc acc, con
     }
     return acc;
 }
-#endif
 static __device__ __forceinline__ float mrt_fold_factor_warp(const float *ssq, int row, int blocks, int width, float eps) {
-#ifdef MRT_FOLD_TEMPLATE
     const double ss = mrt_warp_fold_in_order(blocks, 0.0, [&](int b) { return ssq[row * blocks + b]; },
                                              [](double s, float x) { return s + (double)x; });
-#else
-    const int lane = (int)threadIdx.x & 31;
-    double ss = 0;
-    for (int b0 = 0; b0 < blocks; b0 += 32) {
-        const float v = b0 + lane < blocks ? ssq[row * blocks + b0 + lane] : 0.0f;
-        const int n = min(32, blocks - b0);
-        for (int b = 0; b < n; b++) ss += (double)__shfl_sync(0xffffffffu, v, b);
-    }
-#endif
     return mrt_rms_factor(ss, width, eps);
 }
 
@@ -121,43 +108,7 @@ struct mrt_epi_args {
     int gate_partials;
     uint8_t *q8i;
     float *wI;
-#ifdef MRT_EPI_FUSED_SUM
-    const float *part; /* non-NULL: the GEMM's nsplit partial planes ([nsplit][M][N], M * N
-                          floats apart), summed by the epilogue as it reads them; c unused */
-    int nsplit;
-#endif
 };
-
-/* -DMRT_EPI_FUSED_SUM (experiment): the epilogues read their GEMM sums through MRT_EPI_C,
- * which sums the split planes in split order (mrt_epi_sum_columns' order: the plane alone
- * with one split, else 0 + p0 + p1 + ...) straight into the thread's registers, so a job is
- * not "sum the planes into c, group barrier, read c back" but one phase whose plane loads
- * are issued beside the row's other inputs (pos -> rope table, fold factors, gate). A
- * finalization job was a chain of dependent round trips (session 14 run 1: keeping the sums in
- * shared memory instead of reading c back changed nothing, since the epilogues' own input
- * loads came after the same barrier). The reduced output c is then not written: nothing
- * reads it after the epilogue. The same additions in the same order: the same bytes. */
-#ifdef MRT_EPI_FUSED_SUM
-static __device__ __forceinline__ float mrt_epi_sum_at(const mrt_epi_args &a, size_t idx) {
-    if (!a.part) return a.c[idx];
-    const float *p = a.part + idx;
-    if (a.nsplit == 1) return __ldcg(p);
-    const long long plane = (long long)a.M * a.N;
-    float v = 0.0f;
-    for (int s0 = 0; s0 < a.nsplit; s0 += 8) {
-        float u[8];
-#pragma unroll
-        for (int j = 0; j < 8; j++) u[j] = s0 + j < a.nsplit ? __ldcg(p + (s0 + j) * plane) : 0.0f;
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-            if (s0 + j < a.nsplit) v += u[j];
-    }
-    return v;
-}
-#define MRT_EPI_C(a, idx) mrt_epi_sum_at(a, idx)
-#else
-#define MRT_EPI_C(a, idx) ((a).c[idx]) /* the expression as written before the experiment */
-#endif
 
 /* The epilogues read their row's inputs (cache slot, RoPE cos/sin, gate partials) first:
  * those are chains of dependent global loads (pos -> block_table, pos -> rope_cs) that then
@@ -191,7 +142,7 @@ static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a
 #pragma unroll
     for (int k = 0; k < K; k++) {
         const int col = c0 + i + k * g.n;
-        const float q = mrt_round_bf16(MRT_EPI_C(a, (size_t)row * a.N + col));
+        const float q = mrt_round_bf16(a.c[(size_t)row * a.N + col]);
         y[k] = __fmul_rn(mrt_bf16_to_f32(a.w_qn[col]), q);
         sq[k] = (double)q * (double)q;
         amax = k ? fmaxf(amax, fabsf(y[k])) : fabsf(y[k]);
@@ -207,8 +158,8 @@ static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a
 }
 static __device__ void mrt_epi_qkv_a_q(const mrt_grp &g, const mrt_epi_args &a, int row, int c0, double *dscratch,
                                        float *fscratch) {
-#ifdef MRT_MEGA_QKVA_G64
-    if (g.n == 64) return mrt_epi_qkv_a_q_k<2>(g, a, row, c0, dscratch, fscratch);
+#ifdef MRT_MEGA_FIN_G32 /* the megakernel's one-warp groups (mega_gemm.cuh) */
+    if (g.n == 32) return mrt_epi_qkv_a_q_k<4>(g, a, row, c0, dscratch, fscratch);
 #endif
     mrt_epi_qkv_a_q_k<1>(g, a, row, c0, dscratch, fscratch); /* 128 threads, one column each */
 }
@@ -216,11 +167,7 @@ static __device__ void mrt_epi_qkv_a_q(const mrt_grp &g, const mrt_epi_args &a, 
 /* QKV_A, kv unit: RMSNorm of kv_c, 1x128 quantization, RoPE of k_pe, the fp8_ds_mla entry. */
 static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a, int row, double *dscratch, float *fscratch) {
     const int kvl = a.kv_lora, per = kvl / MRT_EPI_THREADS; /* kv_lora = 512: 4 each */
-#ifdef MRT_EPI_FUSED_SUM
-    const size_t c = (size_t)row * a.N + a.q_lora; /* the row's kv columns in the GEMM output */
-#else
     const float *c = a.c + (size_t)row * a.N + a.q_lora;
-#endif
     int64_t blk;
     int off;
     mrt_cache_slot_dev(a, row, &blk, &off);
@@ -229,19 +176,9 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
     float v[8];
     double ss = 0;
     for (int j = 0; j < per; j++) {
-#ifdef MRT_EPI_FUSED_SUM
-        v[j] = mrt_round_bf16(MRT_EPI_C(a, c + g.tid * per + j));
-#else
         v[j] = mrt_round_bf16(c[g.tid * per + j]);
-#endif
         ss += (double)v[j] * (double)v[j];
     }
-#ifdef MRT_EPI_FUSED_SUM
-    /* k_pe's pair, read with the rest: before the cache stores below, which the compiler
-     * would not move these loads past */
-    float px = 0, py = 0;
-    if (g.tid < a.rope / 2) px = MRT_EPI_C(a, c + kvl + 2 * g.tid), py = MRT_EPI_C(a, c + kvl + 2 * g.tid + 1);
-#endif
     float rs = mrt_rms_factor(mrt_grp_sum_f64(g, ss, dscratch), kvl, a.eps);
     int entry = kvl + kvl / 32 + 2 * a.rope;
     uint8_t *e = a.mla_cache + ((size_t)blk * a.block_tokens + off) * entry;
@@ -258,11 +195,7 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
     if ((g.tid * per) % 128 == 0) memcpy(e + kvl + 4 * ((g.tid * per) / 128), &s, 4);
     if (g.tid < a.rope / 2) {
         int i = g.tid;
-#ifdef MRT_EPI_FUSED_SUM
-        float x = mrt_round_bf16(px), y = mrt_round_bf16(py);
-#else
         float x = mrt_round_bf16(c[kvl + 2 * i]), y = mrt_round_bf16(c[kvl + 2 * i + 1]);
-#endif
         mrt_rope_pair_rn(&x, &y, rc, rsn);
         uint16_t hx = mrt_f32_to_bf16(x), hy = mrt_f32_to_bf16(y);
         memcpy(e + kvl + kvl / 32 + 4 * i, &hx, 2);
@@ -281,7 +214,7 @@ static __device__ void mrt_epi_index_k(const mrt_grp &g, const mrt_epi_args &a, 
     mrt_cache_slot_dev(a, row, &blk, &off);
     float rc = 0, rsn = 0;
     if (i < 32) mrt_rope_cs_dev(a, row, 64, i, &rc, &rsn);
-    float k = mrt_round_bf16(MRT_EPI_C(a, (size_t)row * a.N + i));
+    float k = mrt_round_bf16(a.c[(size_t)row * a.N + i]);
     double mean = mrt_grp_sum_f64(g, (double)k, dscratch) / 128.0;
     double d = (double)k - mean;
     double var = mrt_grp_sum_f64(g, d * d, dscratch) / 128.0;
@@ -316,7 +249,7 @@ static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int 
     if (c1 > a.nope && i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
     float r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
     for (int d = c0 + i; d < c1; d += g.n) {
-        float q = mrt_q_b_fold(MRT_EPI_C(a, (size_t)row * a.N + h * width + d), r);
+        float q = mrt_q_b_fold(a.c[(size_t)row * a.N + h * width + d], r);
         if (d < a.nope) a.q_nope[((size_t)row * a.heads + h) * a.nope + d] = mrt_f32_to_bf16(q);
         else rowbuf[d - a.nope] = q;
     }
@@ -339,34 +272,12 @@ static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, 
     int i = g.tid;
     float rc = 0, rsn = 0, gs = 0;
     if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
-    /* the head's GEMM sums (dim / g.n <= 4 a thread: dim 128, mrt_epi_fill), read with the
-     * row's other inputs, before anything is stored */
-#ifdef MRT_EPI_FUSED_SUM
-    float cv[4];
-#pragma unroll
-    for (int k = 0; k < 4; k++) cv[k] = i + k * g.n < a.dim ? MRT_EPI_C(a, (size_t)row * a.N + h * a.dim + i + k * g.n) : 0.0f;
-#endif
     /* the gate's partials, summed in order (lane 0's sum is used) */
-#ifdef MRT_FOLD_TEMPLATE
     if (i < 32)
         gs = mrt_warp_fold_in_order(a.gate_partials, 0.0f, [&](int s) { return a.gate[((size_t)s * a.M + row) * a.heads + h]; },
                                     [](float s, float x) { return __fadd_rn(s, x); });
-#else
-    if (i < 32)
-        for (int s0 = 0; s0 < a.gate_partials; s0 += 32) {
-            const float v = s0 + i < a.gate_partials ? a.gate[((size_t)(s0 + i) * a.M + row) * a.heads + h] : 0.0f;
-            const int n = min(32, a.gate_partials - s0);
-            for (int s = 0; s < n; s++) gs = __fadd_rn(gs, __shfl_sync(0xffffffffu, v, s));
-        }
-#endif
     float r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
-#ifdef MRT_EPI_FUSED_SUM
-#pragma unroll
-    for (int k = 0; k < 4; k++)
-        if (i + k * g.n < a.dim) rowbuf[i + k * g.n] = mrt_round_bf16(__fmul_rn(cv[k], r));
-#else
     for (int d = i; d < a.dim; d += g.n) rowbuf[d] = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * a.dim + d], r));
-#endif
     g.sync();
     if (i < a.rope / 2) {
         float x = rowbuf[2 * i], y = rowbuf[2 * i + 1];
