@@ -176,6 +176,11 @@ static void test_shapes(mrt_context *ctx) {
                           "default B0 %d (siblings %d), D1 %d, D0 %d at M %d on %d workers", b0, sib,
                           op_tiles(p, "D1"), op_tiles(p, "D0"), s.m, workers);
                     CHECK(op_tiles(p, "F1") == s.m, "default plans F1 per row");
+                    /* A0: a row a task while the rows fit the workers, else the fewest rows a
+                     * task that cover them (M=256: 2 rows, 128 tasks) */
+                    const int a0_rows = s.m <= workers ? 1 : (s.m + workers - 1) / workers;
+                    CHECK(op_tiles(p, "A0") == (s.m + a0_rows - 1) / a0_rows, "default A0 %d tasks at M %d on %d workers",
+                          op_tiles(p, "A0"), s.m, workers);
                 }
                 int real = 0;
                 for (int w = 0; w < p->workers; w++) real += p->queue_len[w];

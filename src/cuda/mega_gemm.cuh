@@ -144,17 +144,6 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
         }
         __syncwarp();
 #endif
-#ifdef MRT_MEGA_WHOLD
-        /* Experiment: the named ops' weight loads wait for the tile's input like its
-         * activations (bit 0: D0, the fused Q_B; bit 1: D1, INDEX_Q; bit 2: D2, the bmm), so
-         * that their prefetch does not share the memory system with the critical path's
-         * latency-bound work before it (B0's finalization, D1's): the finalizations' jobs
-         * are chains of round trips, 8 us each on the critical path. */
-        if (((MRT_MEGA_WHOLD & 1) && KIND == MRT_GEMM_FP8 && o.fused_q_b) ||
-            ((MRT_MEGA_WHOLD & 2) && KIND == MRT_GEMM_FP8 && o.epi_kind == MRT_EPI_INDEX_Q) ||
-            ((MRT_MEGA_WHOLD & 4) && KIND == MRT_GEMM_BF16_MN))
-            wait(lane);
-#endif
         if (ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
     } else if (warp >= 4) {
@@ -196,47 +185,34 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
 }
 
 /* Scratch of the finalization groups (static shared memory of the megakernel): three groups
- * of 128 threads, or six of 64 (INDEX_Q, mrt_mega_fin_threads), each with its share; under
- * -DMRT_MEGA_FIN_G32 also twelve of 32, each with a whole head (128 floats) of row buffer. */
-#ifdef MRT_MEGA_FIN_G32
+ * of 128 threads or twelve of 32 (mrt_mega_fin_threads), each with its share: 8 doubles and 8
+ * floats a warp, and a row buffer of 256 floats a 128-thread group or a whole head (128) a
+ * one-warp group. */
 #define MRT_MEGA_FIN_MAX_GROUPS 12
-#define MRT_MEGA_FIN_ROWBUF (MRT_MEGA_FIN_MAX_GROUPS * 128)
-#else
-#define MRT_MEGA_FIN_MAX_GROUPS 6
-#define MRT_MEGA_FIN_ROWBUF (MRT_MEGA_GROUPS * 256)
-#endif
 struct mrt_mega_fin_smem {
     double ds[MRT_MEGA_GROUPS * 32];
     float fs[MRT_MEGA_GROUPS * 32];
-    float rowbuf[MRT_MEGA_FIN_ROWBUF];
+    float rowbuf[MRT_MEGA_FIN_MAX_GROUPS * 128];
     int job[MRT_MEGA_FIN_MAX_GROUPS]; /* the job a group claimed */
     __device__ __forceinline__ double *dsg(const mrt_grp &g, int gi) { return ds + gi * (g.n / 4); }
     __device__ __forceinline__ float *fsg(const mrt_grp &g, int gi) { return fs + gi * (g.n / 4); }
-#ifdef MRT_MEGA_FIN_G32
     __device__ __forceinline__ float *rowg(const mrt_grp &g, int gi) { return rowbuf + gi * (g.n < 64 ? 128 : 2 * g.n); }
-#else
-    __device__ __forceinline__ float *rowg(const mrt_grp &g, int gi) { return rowbuf + gi * (2 * g.n); }
-#endif
 };
 
-/* Threads in a finalization group: 128 (one column a thread), or 64 for INDEX_Q, whose
- * epilogue has no order-dependent sum (a max, element-wise steps): twice the groups, so a
- * unit's 16 row jobs (GLM-5 M=16) take one round of its 4 members' 24 groups instead of two
- * rounds of 12 (D1 computed -> published 11.4 -> 7.8 us, H200, session 11 run 5). The
- * 64-thread group needs the head in its 128 floats of row buffer and the RoPE pairs one a
- * thread. QKV_A's q units in 64-thread groups (two columns a thread, the block's fp64 sum
- * in the 128-thread order: mrt_grp_sum_f64_k) measured level at M=16 (session 12 run 1).
- * Experiment (-DMRT_MEGA_FIN_G32): both in one-warp groups, twelve a member: a unit's row
- * jobs are rounds of its members' groups, and at M=64 / 128 B0's and D1's finalizations took
- * 17 / 33 us computed -> published (session 14 run 2: 64 and 128 jobs a unit on 12 or 24
- * groups); QKV_A q four columns a thread (the same 128-thread sum order), INDEX_Q the head's
- * 32 RoPE pairs one a lane. */
+/* Threads in a finalization group: 128 (one column a thread), or one warp for QKV_A's q units
+ * (four columns a thread; the block's fp64 sum in the 128-thread order: mrt_grp_sum_f64_k)
+ * and INDEX_Q's heads (the head in its 128 floats of row buffer, the 32 RoPE pairs one a
+ * lane; the rest a max and element-wise steps): twelve groups a member, so a unit's row jobs
+ * take a quarter of the rounds. Measured (H200, session 14 run 3): M=16 94.81 / 95.13 us
+ * against 96.03 / 95.91 with 128-thread q groups and 64-thread INDEX_Q groups, M=64 164.4
+ * against 176.6, M=128 258.8 against 285.3 (B0's computed -> published 32.9 -> 16.2 us, D1's
+ * 32.6 -> 22.2). Earlier: INDEX_Q in 64-thread groups, one round of 24 groups for GLM-5
+ * M=16's 16 row jobs instead of two of 12 (D1 11.4 -> 7.8 us, session 11 run 5); QKV_A q in
+ * 64-thread groups level at M=16 (session 12 run 1). */
 static __device__ __forceinline__ int mrt_mega_fin_threads(const mrt_mega_op &o, const uint32_t *pl) {
-#ifdef MRT_MEGA_FIN_G32
     if (o.epi_kind == MRT_EPI_QKV_A && (int)pl[2] < o.epi.q_lora) return 32;
     if (o.epi_kind == MRT_EPI_INDEX_Q && o.epi.dim <= 128 && o.epi.rope / 2 <= 32) return 32;
-#endif
-    (void)pl;
+    /* a wider RoPE: 64 threads (a pair a thread) */
     return o.epi_kind == MRT_EPI_INDEX_Q && o.epi.dim <= 128 && o.epi.rope / 2 <= 64 ? 64 : 128;
 }
 

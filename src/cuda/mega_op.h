@@ -22,7 +22,7 @@
 #define MRT_MEGA_TOPK_THREADS 384
 #endif
 static_assert(MRT_MEGA_TOPK_THREADS % 32 == 0 && MRT_MEGA_TOPK_THREADS <= 384, "F1 rows: whole warps of the CTA");
-#define MRT_MEGA_GROUPS 3         /* finalization groups of 128 threads (named barriers 2..4) */
+#define MRT_MEGA_GROUPS 3         /* finalization groups of 128 threads (named barriers 2..4; one-warp groups 2..13) */
 
 /* Where a GEMM tile's result goes: mrt_epi_store at `plane` elements per split (fp32
  * partials: gemm_fp8's scratch, C0's partial gate) or rows of bf16 (D2), columns below n1 and

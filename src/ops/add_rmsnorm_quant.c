@@ -27,12 +27,19 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
     return MRT_OK;
 }
 
-/* One row a tile up to 32 rows (every SM that takes one finishes fast and the GEMMs'
- * cover events count rows); above, at most 32 tiles so the queue heads stay short. */
+/* One row a tile while the rows fit the workers, else as few rows a tile as cover them:
+ * a row is latency-bound one-shot code on one SM (7-9 us in the megakernel), and every GEMM
+ * of the step waits for all of them, so rows in sequence on one worker are the step's first
+ * cost. (Until session 14: at most 32 tiles, so that the queue heads stayed short: at M=128
+ * A0 took 31 us, four rows a task. -DMRT_A0_TILES_32 restores that rule for the A B.) */
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
-    (void)workers;
     int64_t m = op_in(g, op, 0)->dims[0];
+#ifdef MRT_A0_TILES_32
+    (void)workers;
     mrt_tile_cfg c = {.block_m = (int)(m <= 32 ? 1 : ceil_div(m, 32))};
+#else
+    mrt_tile_cfg c = {.block_m = (int)(m <= workers ? 1 : ceil_div(m, workers))};
+#endif
     return c;
 }
 

@@ -158,9 +158,7 @@ static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a
 }
 static __device__ void mrt_epi_qkv_a_q(const mrt_grp &g, const mrt_epi_args &a, int row, int c0, double *dscratch,
                                        float *fscratch) {
-#ifdef MRT_MEGA_FIN_G32 /* the megakernel's one-warp groups (mega_gemm.cuh) */
-    if (g.n == 32) return mrt_epi_qkv_a_q_k<4>(g, a, row, c0, dscratch, fscratch);
-#endif
+    if (g.n == 32) return mrt_epi_qkv_a_q_k<4>(g, a, row, c0, dscratch, fscratch); /* the megakernel's one-warp groups */
     mrt_epi_qkv_a_q_k<1>(g, a, row, c0, dscratch, fscratch); /* 128 threads, one column each */
 }
 
