@@ -28,18 +28,14 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
 }
 
 /* One row a tile while the rows fit the workers, else as few rows a tile as cover them:
- * a row is latency-bound one-shot code on one SM (7-9 us in the megakernel), and every GEMM
+ * a row is latency-bound one-shot code on one SM (7-11 us in the megakernel), and every GEMM
  * of the step waits for all of them, so rows in sequence on one worker are the step's first
- * cost. (Until session 14: at most 32 tiles, so that the queue heads stayed short: at M=128
- * A0 took 31 us, four rows a task. -DMRT_A0_TILES_32 restores that rule for the A B.) */
+ * cost. Until session 14 at most 32 tiles (so that the queue heads stayed short): at M=128
+ * A0 took 31 us as 32 tasks of four rows, and the megakernel's step 257 us against 241 with
+ * a row a task (M=64: 163.5 against 158.6; H200, bench/RESULTS.md session 14 run 4). */
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
     int64_t m = op_in(g, op, 0)->dims[0];
-#ifdef MRT_A0_TILES_32
-    (void)workers;
-    mrt_tile_cfg c = {.block_m = (int)(m <= 32 ? 1 : ceil_div(m, 32))};
-#else
     mrt_tile_cfg c = {.block_m = (int)(m <= workers ? 1 : ceil_div(m, workers))};
-#endif
     return c;
 }
 
