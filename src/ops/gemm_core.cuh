@@ -467,35 +467,22 @@ static __device__ __forceinline__ void mrt_gemm_scales_written(const mrt_gemm_ba
 /* One warp gathers sx[m, kb] for this tile's tokens and K range into sxs[kb_local][m_local];
  * rows past M read as 0 (their outputs are never stored). Lanes walk kb fastest (coalesced),
  * 16 loads in flight per lane. Shared by the activation loader and the unified loader. */
-/* The gather's loads of one lane's 16 entries from `base` (entries base + 32 u), and their
- * stores into sxs. */
-template <int TN>
-static __device__ __forceinline__ void mrt_gemm_sx_load(const mrt_gemm_tile &t, const mrt_gemm_args &a, int base,
-                                                        float (&v)[16]) {
-    const int total = TN * t.nkb;
-#pragma unroll
-    for (int u = 0; u < 16; u++) {
-        int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb, m = t.m0 + ml;
-        v[u] = idx < total && m < a.M ? a.sx[(long long)m * a.sx_ld + t.kb0 + kl] : 0.0f;
-    }
-}
-template <int TN>
-static __device__ __forceinline__ void mrt_gemm_sx_store(const mrt_gemm_tile &t, float *sxs, int base,
-                                                         const float (&v)[16]) {
-    const int total = TN * t.nkb;
-#pragma unroll
-    for (int u = 0; u < 16; u++) {
-        int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb;
-        if (idx < total) sxs[kl * TN + ml] = v[u];
-    }
-}
 template <int TN>
 static __device__ __forceinline__ void mrt_gemm_gather_sx(const mrt_gemm_tile &t, const mrt_gemm_args &a, float *sxs,
-                                                          int lane, int from = 0) {
-    for (int base = lane + from; base < TN * t.nkb; base += 32 * 16) {
+                                                          int lane) {
+    const int total = TN * t.nkb;
+    for (int base = lane; base < total; base += 32 * 16) {
         float v[16];
-        mrt_gemm_sx_load<TN>(t, a, base, v);
-        mrt_gemm_sx_store<TN>(t, sxs, base, v);
+#pragma unroll
+        for (int u = 0; u < 16; u++) {
+            int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb, m = t.m0 + ml;
+            v[u] = idx < total && m < a.M ? a.sx[(long long)m * a.sx_ld + t.kb0 + kl] : 0.0f;
+        }
+#pragma unroll
+        for (int u = 0; u < 16; u++) {
+            int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb;
+            if (idx < total) sxs[kl * TN + ml] = v[u];
+        }
     }
 }
 
@@ -512,14 +499,6 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
     const int first = t.nkb < a.stages ? t.nkb : a.stages;
     const int col0 = t.batch * a.act_batch_col + t.kb0 * K_::KB;
     uint64_t pol = 0;
-#ifdef MRT_GEMM_SX_FIRST
-    /* Experiment: the scales' first 512 entries (a tile's whole gather up to TN 32 with 12 K
-     * blocks) loaded before lane 0 issues the activation TMAs, so their round trip overlaps
-     * the TMAs' issue and flight instead of following them (input -> K block 0 ready:
-     * 2.2-3.6 us, on the critical path in B0 and D1). */
-    float sx0[16];
-    if (K_::SCALED) mrt_gemm_sx_load<TN>(t, a, lane, sx0);
-#endif
     if (lane == 0) {
         mrt_tma_prefetch_desc(tx);
         pol = mrt_policy_evict_last(); /* activations are re-read by every N tile */
@@ -530,12 +509,7 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
         }
     }
     if (K_::SCALED) {
-#ifdef MRT_GEMM_SX_FIRST
-        mrt_gemm_sx_store<TN>(t, sxs, lane, sx0);
-        mrt_gemm_gather_sx<TN>(t, a, sxs, lane, 32 * 16);
-#else
         mrt_gemm_gather_sx<TN>(t, a, sxs, lane);
-#endif
         mrt_gemm_scales_written(b, 1);
     }
     if (lane == 0) {
