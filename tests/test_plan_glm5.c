@@ -201,6 +201,35 @@ static void test_shapes(mrt_context *ctx) {
     }
 }
 
+/* The cost model's tokens: every task of a plan reports the rows it computes for (its op's
+ * tokens()), here re-derived from the tiling (GEMM tiles 128 rows at M=128, an E1 tile its
+ * request's 64, A0 and F1 one row), and the costs grow with them (a 128-row fp8 GEMM tile
+ * costs more than a 16-row one with the same weights). */
+static void test_cost_tokens(mrt_context *ctx) {
+    glm5_config c = glm5_config_glm5();
+    double b0_cost[2] = {0, 0};
+    const int ms[2] = {16, 128};
+    for (int i = 0; i < 2; i++) {
+        mrt_graph *g;
+        mrt_plan *p = build(ctx, &c, (glm5_shape){ms[i], 2, 8192}, mrt_plan_opts_default(), &g);
+        if (!p) continue;
+        int bad = 0;
+        for (int t = 0; t < p->n_tasks; t++) {
+            const mrt_task *k = &p->tasks[t];
+            const char *name = p->g->ops[k->op].name;
+            const int want = !strcmp(name, "A0") || !strcmp(name, "F1") ? 1 : !strcmp(name, "E1") ? ms[i] / 2 : ms[i];
+            const mrt_op_class *oc = mrt_op_class_get(p->g->ops[k->op].kind);
+            const int got = oc && oc->tokens ? oc->tokens(k->payload) : -1;
+            if (got != want && bad++ < 3) printf("  %s task %d: %d tokens, want %d\n", name, k->index, got, want);
+            if (!strcmp(name, "B0") && k->index == 0) b0_cost[i] = mrt_task_cost_us(p, k);
+        }
+        CHECK(bad == 0, "M=%d: %d tasks report the wrong token count", ms[i], bad);
+        mrt_plan_free(p);
+        mrt_graph_free(g);
+    }
+    CHECK(b0_cost[1] > b0_cost[0] + 10, "B0's first tile costs %.1f us at M=128, %.1f at M=16", b0_cost[1], b0_cost[0]);
+}
+
 /* The critical-path placement beats roundrobin under the cost model it schedules by. */
 static void test_estimates(mrt_context *ctx) {
     glm5_config c = glm5_config_glm5();
@@ -442,6 +471,7 @@ int main(void) {
     test_split(ctx);
     test_place(ctx);
     test_estimates(ctx);
+    test_cost_tokens(ctx);
     mrt_context_free(ctx);
     TEST_MAIN_END();
 }

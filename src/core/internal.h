@@ -178,7 +178,13 @@ typedef struct mrt_op_class {
      * for ops with has_final, the finalization its reduce group owes (phase FINAL). */
     void (*cpu)(const mrt_cpu_tile *c);
     bool has_final;
+    /* The step's tokens a task computes for (rows of its tile), for the placement's cost
+     * model (schedule.c), from its payload. */
+    int (*tokens)(const uint32_t *payload);
 } mrt_op_class;
+
+/* tokens() of the ops whose payload starts with their row range [m0, m1). */
+int mrt_payload_rows(const uint32_t *payload);
 
 const mrt_op_class *mrt_op_class_find(const char *name);
 const mrt_op_class *mrt_op_class_get(int kind);

@@ -93,4 +93,5 @@ static void cpu(const mrt_cpu_tile *c) {
 const mrt_op_class mrt_op_add_rmsnorm_quant = {
     .name = "add_rmsnorm_quant", .opcode = MRT_OPC_ADD_RMSNORM_QUANT, .n_in = 3, .n_out = 4,
     .check = check, .default_cfg = default_cfg, .tile = tile, .cpu = cpu,
+    .tokens = mrt_payload_rows,
 };

@@ -75,4 +75,5 @@ static void cpu(const mrt_cpu_tile *c) {
 const mrt_op_class mrt_op_bmm_bf16 = {
     .name = "bmm_bf16", .opcode = MRT_OPC_BMM_BF16, .n_in = 3, .n_out = 1,
     .check = check, .default_cfg = default_cfg, .tile = tile, .cpu = cpu,
+    .tokens = mrt_payload_rows,
 };

@@ -73,4 +73,5 @@ static void cpu(const mrt_cpu_tile *c) {
 const mrt_op_class mrt_op_gemm_bf16 = {
     .name = "gemm_bf16", .opcode = MRT_OPC_GEMM_BF16, .n_in = 2, .n_out = 1,
     .check = check, .default_cfg = default_cfg, .tile = tile, .cpu = cpu,
+    .tokens = mrt_payload_rows,
 };

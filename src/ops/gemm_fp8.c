@@ -437,4 +437,5 @@ static void cpu(const mrt_cpu_tile *c) {
 const mrt_op_class mrt_op_gemm_fp8 = {
     .name = "gemm_fp8", .opcode = MRT_OPC_GEMM_FP8, .n_in = -1, .n_out = -1, .check = check,
     .default_cfg = default_cfg, .tile = tile, .check_inputs = check_inputs, .cpu = cpu, .has_final = true,
+    .tokens = mrt_payload_rows,
 };

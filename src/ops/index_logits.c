@@ -103,7 +103,10 @@ static void cpu(const mrt_cpu_tile *c) {
     }
 }
 
+/* a tile's tokens: its request's rows t0 .. t1 (payload b j0 j1 t0 t1), each scoring its keys */
+static int tokens(const uint32_t *pl) { return (int)(pl[4] - pl[3]); }
+
 const mrt_op_class mrt_op_index_logits = {
     .name = "index_logits", .opcode = MRT_OPC_INDEX_LOGITS, .n_in = 5, .n_out = 1, .check = check,
-    .default_cfg = default_cfg, .tile = tile, .check_inputs = check_inputs, .cpu = cpu,
+    .default_cfg = default_cfg, .tile = tile, .check_inputs = check_inputs, .cpu = cpu, .tokens = tokens,
 };

@@ -20,6 +20,8 @@ const mrt_op_class *mrt_op_class_find(const char *name) {
 
 int mrt_op_class_count(void) { return MRT_OPC_COUNT - 1; }
 
+int mrt_payload_rows(const uint32_t *payload) { return (int)(payload[1] - payload[0]); }
+
 /* Fine pairing strategies, by (producer kind, consumer kind). The claim is checked from
  * the declared regions when a plan is lowered; anything not listed waits `whole`. */
 static const struct { int prod, cons; mrt_strategy s; } pairings[] = {

@@ -77,4 +77,5 @@ static void cpu(const mrt_cpu_tile *c) {
 const mrt_op_class mrt_op_topk = {
     .name = "topk", .opcode = MRT_OPC_TOPK, .n_in = 1, .n_out = 1,
     .check = check, .default_cfg = default_cfg, .tile = tile, .cpu = cpu,
+    .tokens = mrt_payload_rows,
 };
