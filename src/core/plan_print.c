@@ -77,8 +77,8 @@ static void print_table(const mrt_plan *p, FILE *f, const int *cfirst, const int
         for (int w = 0; w < p->workers; w++) n += p->queue_len[w] == len;
         if (n) fprintf(f, "  %d x %d", n, len);
     }
-    fprintf(f, "  (workers x instructions)\ncost-model step estimate: %.1f us (per instruction a cost of its kind and "
-               "one per token it computes for, fitted to the megakernel on the H200, plus its bytes at one SM's "
+    fprintf(f, "  (workers x instructions)\ncost-model step estimate: %.1f us (per instruction a cost of its kind at "
+               "M=16 and one per token past that, measured in the megakernel on the H200, plus its bytes at one SM's "
                "share of 4.3 TB/s; for comparing placements)\n", p->estimate_us);
     fprintf(f, "build: %.1f us (validate %.0f, tile + lower %.0f, place %.0f, encode %.0f, "
                "verify %.0f)\n", p->build_us, p->phase_us[0], p->phase_us[1], p->phase_us[2], p->phase_us[3],
