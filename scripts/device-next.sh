@@ -1,39 +1,34 @@
 #!/bin/bash
-# The next session's first device run (written 2026-11-30, end of session 13; compile-checked,
-# the default build's PTX identical to session 13 run 3's for mega.cu, prefix_ops.cu and
-# gemm_fp8_standalone.cu). Session 13 ended at mega 95.0-95.8 us roundrobin, 94.3-94.7
-# critical-path, serial 74.0-74.4, cmp 52.3-52.8 (bench/RESULTS.md "Session 13").
-# By scripts/pool_sim.py on session 13's trace the step follows a D0 tile's length ~1:1
-# (docs/POOLS.md), and B0's and D1's finalizations are 8 us each on the critical path.
-# Three experiments, each against the default:
-#   ess = -DMRT_EPI_SUM_SMEM: a finalization job keeps its split sums in shared memory and its
-#         epilogue reads them there, not read back from global memory (megakernel and the
-#         standalone epilogue kernel; gemm_fp8_epilogues.cuh)
-#   qbp = -DMRT_MEGA_QB_PREP: a D0 tile's fused Q_B store gets its rows' fold factors and RoPE
-#         rows from shared memory, read by the idle warp 3 during the k-loop (TN <= 32; the
-#         store took 4.4 us after the last K block against ~3 for a plain one)
-#   evc = -DMRT_MEGA_EVCACHE: a CTA remembers the event counts it has seen, so a D0 tile
-#         (whose event its worker's D1 tile already waited on) skips the poll and the acquire
-#         fence (D0's weights issued -> input ready: 2.3-2.7 us with the input long ready)
-# test_mega_prefix (52 checks: since session 13 also a --split/--place plan) on all four,
-# A B C D twice, critical-path, traces. The winners' compute-sanitizer run and the placement
-# sweep are scripts/device-next2.sh.
+# The next session's first device run (written 2026-11-30, end of session 14). Session 14
+# ended at mega 94.7-95.9 us (M=16 KV=8192, roundrobin), 158.5-159.1 (M=64), 240.9-241.4
+# (M=128); bench/RESULTS.md "Session 14". Its last change, the critical-path policy's cost
+# model pricing the tokens past an M=16 tile (86d8e40), is host code measured only in another
+# form (run 6: every token priced, 167.6 / 257.0 us at M=64 / 128 against 182.8 / 315.4 for
+# the old model and 159.1 / 241.4 roundrobin); plans at M <= 16 are the old model's. This run:
+# test_mega_prefix (both policies, all 12 shapes: the critical-path plans at M >= 64 are new),
+# critical-path against roundrobin at M = 1, 16, 64, 128 (KV=8192), traces at M=64 / 128 under
+# critical-path, then the [E] sweep under both policies.
 # Run: timeout 570 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant ess -DMRT_EPI_SUM_SMEM "megartp build-ess/tests/gpu/test_mega_prefix build-ess/tests/gpu/test_serial" &
-build_variant qbp -DMRT_MEGA_QB_PREP "megartp build-qbp/tests/gpu/test_mega_prefix" &
-build_variant evc -DMRT_MEGA_EVCACHE "megartp build-evc/tests/gpu/test_mega_prefix" &
 build_or_exit build/megartp build/tests/gpu/test_mega_prefix
-wait
-echo "builds $((SECONDS - t0)) s"
+echo "build $((SECONDS - t0)) s"
 {
-gpu_tests 120 test_mega_prefix
-build_tests 120 test_mega_prefix ess qbp evc
-build_tests 60 "test_serial --quick" ess
+gpu_tests 150 test_mega_prefix
+for s in "1 1 8192" "16 2 8192" "64 2 8192" "128 2 8192"; do
+    set -- $s
+    for pol in critical-path roundrobin critical-path roundrobin; do
+        timeout 40 build/megartp bench glm5-prefix --m $1 --batch $2 --kv $3 --modes mega --reps 30 --policy $pol \
+            > "$O/pol-$1-$pol.md" 2>&1
+        echo "M=$1 $pol rc=$? $(grep -E 'step, mega' "$O/pol-$1-$pol.md" | tr -s ' ' | cut -c1-90)"
+    done
+done
+for m in 64 128; do
+    timeout 30 build/megartp trace glm5-prefix --m $m --batch 2 --kv 8192 --backend mega --policy critical-path \
+        -o "$O/trace-m$m-cp.json" > "$O/trace-m$m-cp.txt" 2>&1
+    echo "trace M=$m critical-path rc=$?"; sed -n "/^  op /,/critical path/p" "$O/trace-m$m-cp.txt"
+done
 echo "t=$((SECONDS - t0)) s"
-ab_bench serial,cmp,mega build build-ess build-qbp build-evc
-cp_bench build build-ess build-qbp build-evc
-mega_traces 550 build build-ess build-qbp build-evc
+e_sweep 420 540
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
