@@ -302,14 +302,15 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
     return -1;
 }
 
-/* A member's part of its group's finalization (every member's partial visible): group gi of
- * 128 threads claims jobs until none is left. True, in the group's thread 0, for the group
+/* A member's part of its group's finalization (every member's partial visible): group gi
+ * (mrt_mega_fin_threads threads) claims jobs until none is left. True, in the group's thread 0, for the group
  * that completed the unit's last job (it performs the finalizer signals). */
 /* -DMRT_MEGA_FIN_PROBE (diagnostic builds): a traced member's "weights issued" stamp becomes
  * the moment its CTA knows the group complete (mega.cu) and "visible" the moment its group 0
  * finished its first job, so computed -> weights -> visible -> published splits a
  * finalization into the ticket and the wait for the group, the claim and one job, and the rest
- * (later jobs, the done counts, the signals). */
+ * (later jobs, the done counts, the signals). A member whose group 0 got no job keeps the
+ * instruction's own "visible" stamp (seen as a negative phase). */
 static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi
 #ifdef MRT_MEGA_FIN_PROBE

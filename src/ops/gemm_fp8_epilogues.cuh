@@ -264,7 +264,7 @@ static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int 
 /* INDEX_Q, one head of one row (dim / g.n columns a thread, g.n >= 32 and >= rope / 2): fold,
  * bf16, RoPE on the first rope values, power-of-two quantization, the gate (partials summed
  * in order) folded into wI. Nothing here depends on the group's size: the head's amax is a
- * max, the rest element-wise (the megakernel runs 64-thread groups, the standalone kernel
+ * max, the rest element-wise (the megakernel runs one-warp groups, the standalone kernel
  * 128). */
 static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, int row, int h, float *fscratch, float *rowbuf) {
     int i = g.tid;
