@@ -7,14 +7,22 @@
 # the old model and 159.1 / 241.4 roundrobin); plans at M <= 16 are the old model's. This run:
 # test_mega_prefix (both policies, all 12 shapes: the critical-path plans at M >= 64 are new),
 # critical-path against roundrobin at M = 1, 16, 64, 128 (KV=8192), traces at M=64 / 128 under
-# critical-path, then the [E] sweep under both policies.
+# critical-path, then the [E] sweep under both policies. Also one experiment (compile-checked,
+# default PTX identical): iq = -DMRT_MEGA_IQ_INPUTS_FIRST, an INDEX_Q finalization job loads
+# its row inputs before the split planes (D1's computed -> published is 8.8 us on the critical
+# path; run 2's probe: claim + one job 5.4 us), with its test_mega_prefix and an A B.
 # Run: timeout 570 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
+build_variant iq -DMRT_MEGA_IQ_INPUTS_FIRST "megartp build-iq/tests/gpu/test_mega_prefix" &
 build_or_exit build/megartp build/tests/gpu/test_mega_prefix
-echo "build $((SECONDS - t0)) s"
+wait
+echo "builds $((SECONDS - t0)) s"
 {
 gpu_tests 150 test_mega_prefix
+build_tests 150 test_mega_prefix iq
+ab_bench serial,cmp,mega build build-iq
+mega_traces 300 build build-iq
 for s in "1 1 8192" "16 2 8192" "64 2 8192" "128 2 8192"; do
     set -- $s
     for pol in critical-path roundrobin critical-path roundrobin; do
@@ -29,6 +37,6 @@ for m in 64 128; do
     echo "trace M=$m critical-path rc=$?"; sed -n "/^  op /,/critical path/p" "$O/trace-m$m-cp.txt"
 done
 echo "t=$((SECONDS - t0)) s"
-e_sweep 420 540
+e_sweep 450 550
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

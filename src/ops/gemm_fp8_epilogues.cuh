@@ -76,10 +76,14 @@ static __device__ __forceinline__ Acc mrt_warp_fold_in_order(int n, Acc acc, con
     }
     return acc;
 }
-static __device__ __forceinline__ float mrt_fold_factor_warp(const float *ssq, int row, int blocks, int width, float eps) {
-    const double ss = mrt_warp_fold_in_order(blocks, 0.0, [&](int b) { return ssq[row * blocks + b]; },
-                                             [](double s, float x) { return s + (double)x; });
+/* load(b): row's q_a block sum b */
+template <class Load>
+static __device__ __forceinline__ float mrt_fold_factor_warp_of(int blocks, int width, float eps, const Load &load) {
+    const double ss = mrt_warp_fold_in_order(blocks, 0.0, load, [](double s, float x) { return s + (double)x; });
     return mrt_rms_factor(ss, width, eps);
+}
+static __device__ __forceinline__ float mrt_fold_factor_warp(const float *ssq, int row, int blocks, int width, float eps) {
+    return mrt_fold_factor_warp_of(blocks, width, eps, [&](int b) { return ssq[row * blocks + b]; });
 }
 
 struct mrt_epi_args {
@@ -266,15 +270,44 @@ static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int 
  * in order) folded into wI. Nothing here depends on the group's size: the head's amax is a
  * max, the rest element-wise (the megakernel runs one-warp groups, the standalone kernel
  * 128). */
-static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, int row, int h, float *fscratch, float *rowbuf) {
+/* INDEX_Q's row inputs as loaded, before any arithmetic on them (-DMRT_MEGA_IQ_INPUTS_FIRST,
+ * mega_gemm.cuh): this thread's RoPE pair, its lane's gate partial and q_a block sum (both
+ * counts at most 32: mrt_epi_index_q_loads_fit). */
+struct mrt_epi_iq_loads {
+    float rc, rsn, gv, sv;
+};
+static __device__ __forceinline__ bool mrt_epi_index_q_loads_fit(const mrt_epi_args &a) {
+    return a.gate_partials <= 32 && a.K / 128 <= 32;
+}
+static __device__ __forceinline__ mrt_epi_iq_loads mrt_epi_index_q_load(const mrt_grp &g, const mrt_epi_args &a, int row,
+                                                                        int h) {
+    mrt_epi_iq_loads l = {0, 0, 0, 0};
+    const int lane = (int)threadIdx.x & 31;
+    if (g.tid < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, g.tid, &l.rc, &l.rsn);
+    if (lane < a.gate_partials) l.gv = a.gate[((size_t)lane * a.M + row) * a.heads + h];
+    if (lane < a.K / 128) l.sv = a.ssq_in[row * (a.K / 128) + lane];
+    return l;
+}
+
+template <bool PRE>
+static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const mrt_epi_args &a, int row, int h,
+                                                         const mrt_epi_iq_loads &l, float *fscratch, float *rowbuf) {
     int i = g.tid;
-    float rc = 0, rsn = 0, gs = 0;
-    if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
-    /* the gate's partials, summed in order (lane 0's sum is used) */
-    if (i < 32)
-        gs = mrt_warp_fold_in_order(a.gate_partials, 0.0f, [&](int s) { return a.gate[((size_t)s * a.M + row) * a.heads + h]; },
-                                    [](float s, float x) { return __fadd_rn(s, x); });
-    float r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
+    float rc = 0, rsn = 0, gs = 0, r;
+    if (PRE) {
+        rc = l.rc, rsn = l.rsn; /* the same values and sums in the same order, from registers */
+        if (i < 32) gs = mrt_warp_fold_in_order(a.gate_partials, 0.0f, [&](int) { return l.gv; },
+                                                [](float s, float x) { return __fadd_rn(s, x); });
+        r = mrt_fold_factor_warp_of(a.K / 128, a.K, a.eps, [&](int) { return l.sv; });
+    } else {
+        if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
+        /* the gate's partials, summed in order (lane 0's sum is used) */
+        if (i < 32)
+            gs = mrt_warp_fold_in_order(a.gate_partials, 0.0f,
+                                        [&](int s) { return a.gate[((size_t)s * a.M + row) * a.heads + h]; },
+                                        [](float s, float x) { return __fadd_rn(s, x); });
+        r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
+    }
     for (int d = i; d < a.dim; d += g.n) rowbuf[d] = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * a.dim + d], r));
     g.sync();
     if (i < a.rope / 2) {
@@ -292,6 +325,9 @@ static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, 
         float c1 = (float)(1.0 / sqrt((double)a.dim)), c2 = (float)(1.0 / sqrt((double)a.heads));
         a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), c1), c2);
     }
+}
+static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, int row, int h, float *fscratch, float *rowbuf) {
+    mrt_epi_index_q_t<false>(g, a, row, h, mrt_epi_iq_loads{0, 0, 0, 0}, fscratch, rowbuf);
 }
 
 /* Q_B fused into the store of its GEMM (the serial and cmp executors' D0 when the GEMM is not
