@@ -44,7 +44,18 @@ MRT_NUM_FN uint16_t mrt_f32_to_bf16_ref(float x) {
     u += 0x7FFFu + ((u >> 16) & 1u);
     return (uint16_t)(u >> 16);
 }
+/* -DMRT_CVT_SELECT (experiment, device code): NaN's code chosen by a select beside the
+ * hardware conversion, as the reference computes it (bf16: the high half with the quiet bit;
+ * e4m3: sign | 0x7F), instead of a branch to the whole reference routine inlined at every
+ * conversion: the same codes for every input, a fraction of the code (an A0 row's kernel
+ * is ~2800 PTX instructions, 288 of them branches, and one-shot code like it waits on
+ * instruction fetch). */
 MRT_NUM_FN uint16_t mrt_f32_to_bf16(float x) {
+#if defined(MRT_HW_CVT) && defined(MRT_CVT_SELECT)
+    uint16_t r;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(x));
+    return isnan(x) ? (uint16_t)((mrt_f32_bits(x) >> 16) | 0x0040u) : r;
+#endif
 #ifdef MRT_HW_CVT
     if (!isnan(x)) {
         uint16_t r;
@@ -90,6 +101,11 @@ MRT_NUM_FN uint8_t mrt_f32_to_e4m3_ref(float x) {
     return (uint8_t)(sign | ((ex + 7) << 3) | m);
 }
 MRT_NUM_FN uint8_t mrt_f32_to_e4m3(float x) {
+#if defined(MRT_HW_CVT) && defined(MRT_CVT_SELECT) /* see mrt_f32_to_bf16 */
+    uint16_t r;
+    asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %1;" : "=h"(r) : "f"(x));
+    return isnan(x) ? (uint8_t)(((mrt_f32_bits(x) >> 24) & 0x80u) | 0x7Fu) : (uint8_t)r;
+#endif
 #ifdef MRT_HW_CVT
     if (!isnan(x)) { /* satfinite: +-inf and |x| past 448 saturate, as above */
         uint16_t r;
