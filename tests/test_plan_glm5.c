@@ -106,7 +106,10 @@ static void test_seed_plan(mrt_context *ctx) {
     if (f) fclose(f);
     const char *keys[] = {"\"tasks\": 732", "\"events\": 70", "\"queue_shape\": [148, 5, 32]", "\"queue_lengths\": [5, 5",
                           "\"ops\": [", "\"name\": \"D2\", \"kind\": \"bmm_bf16\", \"tiles\": 256", "\"event_list\": [",
-                          "{\"id\": 69, \"threshold\": 1", "\"producers\": [\"B1[0-7]\"]", "\"build_us\": "};
+                          "{\"id\": 69, \"threshold\": 1", "\"producers\": [\"B1[0-7]\"]", "\"build_us\": ",
+                          /* roundrobin: worker 0 takes plan-order tasks 0, 148, 296, 444, 592 of A0 16,
+                           * B0 84, C0 48, B1 8, D1 128, D0 128, D2 256, E1 64 */
+                          "\"queues\": [[\"A0[0]\", \"B1[0]\", \"D0[12]\", \"D2[32]\", \"D2[180]\"], "};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) CHECK(strstr(json, keys[i]) != NULL, "JSON lacks %s", keys[i]);
     /* build time: the median of 5 builds (the first in a process also pays its page faults) */
     double us[5];

@@ -85,12 +85,34 @@ static void print_table(const mrt_plan *p, FILE *f, const int *cfirst, const int
             p->phase_us[4]);
 }
 
+/* queues: each worker's tasks in queue order, "OP[index]" (what a placement did, task by
+ * task: two plans can be compared by their JSON). by_slot: [workers][max_len] task ids, or
+ * NULL when it could not be allocated (the array is then left out). */
+static void print_json_queues(const mrt_plan *p, FILE *f) {
+    int *by_slot = (int *)malloc(sizeof(int) * (size_t)p->workers * (size_t)(p->max_len > 0 ? p->max_len : 1));
+    if (!by_slot) return;
+    for (int t = 0; t < p->n_tasks; t++) by_slot[p->tasks[t].worker * p->max_len + p->tasks[t].slot] = t;
+    fprintf(f, "\n \"queues\": [");
+    for (int w = 0; w < p->workers; w++) {
+        fprintf(f, "%s[", w ? ", " : "");
+        for (int s = 0; s < p->queue_len[w]; s++) {
+            const mrt_task *k = &p->tasks[by_slot[w * p->max_len + s]];
+            fprintf(f, "%s\"%s[%d]\"", s ? ", " : "", p->g->ops[k->op].name, k->index);
+        }
+        fprintf(f, "]");
+    }
+    fprintf(f, "],");
+    free(by_slot);
+}
+
 static void print_json(const mrt_plan *p, FILE *f, const int *cfirst, const int *clist) {
     fprintf(f, "{\"tasks\": %d, \"events\": %d, \"queue_shape\": [%d, %d, %d], \"build_us\": %.3f, \"estimate_us\": %.3f,\n",
             p->n_tasks, p->n_events, p->workers, p->max_len, MRT_INSTR_WORDS, p->build_us, p->estimate_us);
     fprintf(f, " \"queue_lengths\": [");
     for (int w = 0; w < p->workers; w++) fprintf(f, "%s%d", w ? ", " : "", p->queue_len[w]);
-    fprintf(f, "],\n \"ops\": [");
+    fprintf(f, "],");
+    print_json_queues(p, f);
+    fprintf(f, "\n \"ops\": [");
     for (int i = 0; i < p->n_ops; i++) {
         const mrt_op *op = &p->g->ops[p->ops[i]];
         const mrt_tile_cfg *c = &p->cfg[op->id];
