@@ -44,8 +44,8 @@ static void place_roundrobin(mrt_plan *p) {
  * better there (167.6 / 257.0) and worse where the policy had been best (M=1: 101.6 against
  * 84.8; M=16: 97.1 against 94.9): so the M=16 costs stay as measured and only tokens past
  * them are priced, which leaves every plan at M <= 16 as before (no task there has tokens past
- * its kind's base; the same estimates and plan summaries at M = 1, 2, 8, 16 as the model
- * before, checked on the CPU with both built) and is not yet measured at M >= 64. */
+ * its kind's base; the same queues, task by task, at M = 1, 2, 8, 16 under both models:
+ * `plan --json` of each, checked on the CPU) and is not yet measured at M >= 64. */
 static const double mrt_cost_fixed_us[MRT_OPC_COUNT] = {
     [MRT_OPC_NOOP] = 0.8,          [MRT_OPC_ADD_RMSNORM_QUANT] = 10.0, [MRT_OPC_GEMM_FP8] = 16.0,
     [MRT_OPC_GEMM_BF16] = 9.0,     [MRT_OPC_BMM_BF16] = 3.0,           [MRT_OPC_INDEX_LOGITS] = 15.0,
