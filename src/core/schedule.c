@@ -5,7 +5,7 @@
  * given a worker range (--place) deals its tasks over that range in a rotation of its own,
  * and the other ops' rotation passes over its tasks.
  * critical-path: list scheduling. A task's cost is an estimate of its time on one SM (a
- * fixed cost of its kind plus the bytes it moves, below); its rank is its cost plus the
+ * fixed cost of its kind, one per token past an M=16 tile's, and the bytes it moves, below); its rank is its cost plus the
  * largest rank among the tasks that wait for it (the longest remaining path). Repeatedly the
  * worker that frees up first takes, of the tasks whose producers are placed, the
  * highest-ranked one that can start then (else the one whose inputs are ready first). Tasks
@@ -64,8 +64,9 @@ static const double mrt_cost_token_us[MRT_OPC_COUNT] = {
 
 double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k) {
     const int kind = p->g->ops[k->op].kind;
-    if (kind < 0 || kind >= MRT_OPC_COUNT) return 0.8 + k->cost / MRT_SM_BYTES_PER_US;
-    double us = mrt_cost_fixed_us[kind] + k->cost / MRT_SM_BYTES_PER_US;
+    const double bytes_us = k->cost / MRT_SM_BYTES_PER_US;
+    if (kind < 0 || kind >= MRT_OPC_COUNT) return 0.8 + bytes_us;
+    double us = mrt_cost_fixed_us[kind] + bytes_us;
     const mrt_op_class *c = mrt_op_class_get(kind);
     const int past = (c && c->tokens ? c->tokens(k->payload) : 1) - mrt_cost_base_tokens[kind];
     if (past > 0) us += mrt_cost_token_us[kind] * past;

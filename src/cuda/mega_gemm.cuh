@@ -241,7 +241,7 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
     return u;
 }
 
-/* One job, by a group of 128 threads: its columns summed over the split planes in split
+/* One job, by a group of mrt_mega_fin_threads threads: its columns summed over the split planes in split
  * order (0 + p0 + p1 ..., mrt_gemm_store's order) into o.reduced, then the op's epilogue on
  * them, as src/ops/gemm_fp8.c's cpu_final does. Ends with the group's barrier. */
 /* Inlined into the kernel body (308 bytes of spill a thread at TN 16 there). As a call, with
@@ -318,8 +318,8 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
 }
 
 /* A member's part of its group's finalization (every member's partial visible): group gi
- * (mrt_mega_fin_threads threads) claims jobs until none is left. True, in the group's thread 0, for the group
- * that completed the unit's last job (it performs the finalizer signals). */
+ * (mrt_mega_fin_threads threads) claims jobs until none is left. True, in the group's thread
+ * 0, for the group that completed the unit's last job (it performs the finalizer signals). */
 /* -DMRT_MEGA_FIN_PROBE (diagnostic builds): a traced member's "weights issued" stamp becomes
  * the moment its CTA knows the group complete (mega.cu) and "visible" the moment its group 0
  * finished its first job, so computed -> weights -> visible -> published splits a

@@ -128,15 +128,14 @@ __global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, m
         mrt_epi_sum_columns(g, sp.part, sp.c, (long long)a.M * a.N, sp.nsplit, a.N, row, c0, c1);
         __syncthreads(); /* the epilogue reads c */
     }
-    const mrt_epi_args &ae = a;
     switch (epi) {
     case MRT_EPI_QKV_A:
-        if (u < ae.q_lora / 128) mrt_epi_qkv_a_q(g, ae, row, u * 128, ds, fs);
-        else mrt_epi_qkv_a_kv(g, ae, row, ds, fs);
+        if (u < a.q_lora / 128) mrt_epi_qkv_a_q(g, a, row, u * 128, ds, fs);
+        else mrt_epi_qkv_a_kv(g, a, row, ds, fs);
         break;
-    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, ae, row, ds, fs, rowbuf); break;
-    case MRT_EPI_Q_B: mrt_epi_q_b(g, ae, row, u, 0, ae.nope + ae.rope, rowbuf); break;
-    case MRT_EPI_INDEX_Q: mrt_epi_index_q(g, ae, row, u, fs, rowbuf); break;
+    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, a, row, ds, fs, rowbuf); break;
+    case MRT_EPI_Q_B: mrt_epi_q_b(g, a, row, u, 0, a.nope + a.rope, rowbuf); break;
+    case MRT_EPI_INDEX_Q: mrt_epi_index_q(g, a, row, u, fs, rowbuf); break;
     }
     mrt_stamp_end_if<TRACE>(ts);
 }

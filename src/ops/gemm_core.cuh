@@ -198,14 +198,11 @@ static __device__ __forceinline__ void mrt_mbar_wait_empty(uint32_t bar, uint32_
 }
 /* Consumer side (a stage to fill, the scales to arrive). Bound twice the others', so the
  * CTA's watchdog, which knows the whole pipeline's progress, reports first. */
-static __device__ __forceinline__ void mrt_mbar_spin_full(uint32_t bar, uint32_t parity, unsigned *diag) {
+static __device__ __forceinline__ void mrt_mbar_wait_full(uint32_t bar, uint32_t parity, unsigned *diag) {
+    if (mrt_mbar_try(bar, parity)) return;
     long long t0 = clock64();
     while (!mrt_mbar_try(bar, parity))
         if (clock64() - t0 > 2 * MRT_SPIN_LIMIT_CYCLES) mrt_diag_trap(diag, MRT_DIAG_FULL_WAIT, bar, parity, 0, 0);
-}
-static __device__ __forceinline__ void mrt_mbar_wait_full(uint32_t bar, uint32_t parity, unsigned *diag) {
-    if (mrt_mbar_try(bar, parity)) return;
-    mrt_mbar_spin_full(bar, parity, diag);
     __syncwarp(); /* lanes leave the spin at different times; wgmma needs the warp converged */
 }
 

@@ -265,11 +265,6 @@ static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int 
     g.sync(); /* rowbuf is read before the group's next piece writes it */
 }
 
-/* INDEX_Q, one head of one row (dim / g.n columns a thread, g.n >= 32 and >= rope / 2): fold,
- * bf16, RoPE on the first rope values, power-of-two quantization, the gate (partials summed
- * in order) folded into wI. Nothing here depends on the group's size: the head's amax is a
- * max, the rest element-wise (the megakernel runs one-warp groups, the standalone kernel
- * 128). */
 /* INDEX_Q's row inputs as loaded, before any arithmetic on them (-DMRT_MEGA_IQ_INPUTS_FIRST,
  * mega_gemm.cuh): this thread's RoPE pair, its lane's gate partial and q_a block sum (both
  * counts at most 32: mrt_epi_index_q_loads_fit). */
@@ -289,6 +284,11 @@ static __device__ __forceinline__ mrt_epi_iq_loads mrt_epi_index_q_load(const mr
     return l;
 }
 
+/* INDEX_Q, one head of one row (dim / g.n columns a thread, g.n >= 32 and >= rope / 2): fold,
+ * bf16, RoPE on the first rope values, power-of-two quantization, the gate (partials summed
+ * in order) folded into wI. Nothing here depends on the group's size: the head's amax is a
+ * max, the rest element-wise (the megakernel runs one-warp groups, the standalone kernel
+ * 128). PRE: the row inputs are l's (mrt_epi_index_q_load), else it loads them itself. */
 template <bool PRE>
 static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const mrt_epi_args &a, int row, int h,
                                                          const mrt_epi_iq_loads &l, float *fscratch, float *rowbuf) {
