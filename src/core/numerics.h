@@ -28,11 +28,13 @@ MRT_NUM_FN float mrt_bits_f32(uint32_t u) {
     return x;
 }
 
-/* Device code converts with the hardware instruction where it gives the same code as the
- * reference below (every input but NaN: all 2^32 inputs compared on the H200 by
- * tests/gpu/test_numerics_gpu): one instruction instead of ~40 (e4m3) or ~6 (bf16). The
- * code size matters in the megakernel, whose one-shot op paths (A0 rows, finalizations) wait
- * on instruction fetch for about half their time (ncu, docs/MEGAKERNEL.md). */
+/* Device code converts with the hardware instruction, which gives the reference's code for
+ * every input but NaN, and picks NaN's code (as the reference computes it: bf16 the high
+ * half with the quiet bit, e4m3 sign | 0x7F) by a select beside it: all 2^32 inputs compared
+ * on the H200 by tests/gpu/test_numerics_gpu. A branch to the reference routine instead
+ * inlined it at every conversion (the megakernel's PTX 130k instructions against 102k, an A0
+ * row's kernel 2790 against 1214 with 288 branches against 37) and measured 0.8-1.5 us
+ * slower a step in serial, cmp and mega alike (H200, bench/RESULTS.md session 15 run 1). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
 #define MRT_HW_CVT 1
 #endif
@@ -44,26 +46,14 @@ MRT_NUM_FN uint16_t mrt_f32_to_bf16_ref(float x) {
     u += 0x7FFFu + ((u >> 16) & 1u);
     return (uint16_t)(u >> 16);
 }
-/* -DMRT_CVT_SELECT (experiment, device code): NaN's code chosen by a select beside the
- * hardware conversion, as the reference computes it (bf16: the high half with the quiet bit;
- * e4m3: sign | 0x7F), instead of a branch to the whole reference routine inlined at every
- * conversion: the same codes for every input, a fraction of the code (an A0 row's kernel
- * is ~2800 PTX instructions, 288 of them branches, and one-shot code like it waits on
- * instruction fetch). */
 MRT_NUM_FN uint16_t mrt_f32_to_bf16(float x) {
-#if defined(MRT_HW_CVT) && defined(MRT_CVT_SELECT)
+#ifdef MRT_HW_CVT
     uint16_t r;
     asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(x));
     return isnan(x) ? (uint16_t)((mrt_f32_bits(x) >> 16) | 0x0040u) : r;
-#endif
-#ifdef MRT_HW_CVT
-    if (!isnan(x)) {
-        uint16_t r;
-        asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(x));
-        return r;
-    }
-#endif
+#else
     return mrt_f32_to_bf16_ref(x);
+#endif
 }
 MRT_NUM_FN float mrt_bf16_to_f32(uint16_t h) { return mrt_bits_f32((uint32_t)h << 16); }
 MRT_NUM_FN float mrt_round_bf16(float x) { return mrt_bf16_to_f32(mrt_f32_to_bf16(x)); }
@@ -101,19 +91,13 @@ MRT_NUM_FN uint8_t mrt_f32_to_e4m3_ref(float x) {
     return (uint8_t)(sign | ((ex + 7) << 3) | m);
 }
 MRT_NUM_FN uint8_t mrt_f32_to_e4m3(float x) {
-#if defined(MRT_HW_CVT) && defined(MRT_CVT_SELECT) /* see mrt_f32_to_bf16 */
+#ifdef MRT_HW_CVT /* satfinite: +-inf and |x| past 448 saturate, as the reference does */
     uint16_t r;
     asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %1;" : "=h"(r) : "f"(x));
     return isnan(x) ? (uint8_t)(((mrt_f32_bits(x) >> 24) & 0x80u) | 0x7Fu) : (uint8_t)r;
-#endif
-#ifdef MRT_HW_CVT
-    if (!isnan(x)) { /* satfinite: +-inf and |x| past 448 saturate, as above */
-        uint16_t r;
-        asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %1;" : "=h"(r) : "f"(x));
-        return (uint8_t)r;
-    }
-#endif
+#else
     return mrt_f32_to_e4m3_ref(x);
+#endif
 }
 
 /* 1x128 (and 128x128) block scale: the block's amax maps to 448. */
