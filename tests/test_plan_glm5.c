@@ -275,6 +275,8 @@ static void test_subgraph(mrt_context *ctx) {
     if (p) {
         CHECK(p->n_events == 0, "D2,E1 alone: no events (inputs), have %d", p->n_events);
         CHECK(p->tensors[mrt_graph_find_tensor(g, "q_nope")->id].planned_input, "q_nope becomes an input");
+        /* only what a planned op reads: qr8 is written by B0 and read by D0, both left out */
+        CHECK(!p->tensors[mrt_graph_find_tensor(g, "qr8")->id].planned_input, "qr8 (read by D0 only) is no input of D2,E1");
     }
     mrt_plan_free(p);
     mrt_graph_free(g);

@@ -303,7 +303,15 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
         pt->t = g->tensors[t];
         pt->partials = 1;
         pt->scratch_of = -1;
-        pt->planned_input = pt->t.producer >= 0 && p->op_row[pt->t.producer] < 0;
+        pt->planned_input = false;
+    }
+    /* an input of this plan: read by a planned op, written by one left out (--ops) */
+    for (int i = 0; i < p->n_ops; i++) {
+        const mrt_op *op = &g->ops[p->ops[i]];
+        for (int j = 0; j < op->n_in; j++) {
+            mrt_plan_tensor *pt = &p->tensors[op->in[j]];
+            pt->planned_input = pt->t.producer >= 0 && p->op_row[pt->t.producer] < 0;
+        }
     }
     for (int i = 0; i < p->n_ops; i++) p->cfg[p->ops[i]] = pick_cfg(p, &g->ops[p->ops[i]]);
     if (o.tiling == MRT_TILING_DEFAULT && MRT_SHARE_WORKERS) share_workers(p);
