@@ -126,9 +126,36 @@ static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const ui
     mrt_topk_tile<MRT_MEGA_TOPK_THREADS>(o.tk, (int)pl[0], (int)pl[1], smem, (int)threadIdx.x);
 }
 
+#ifdef MRT_MEGA_A0_PROBE
+/* -DMRT_MEGA_A0_PROBE (diagnostic builds): an A0 task's "weights issued" stamp becomes the
+ * end of its row's loads and residual add (the first barrier), "visible" the end of the
+ * cross-warp sum of squares (the second), so input -> weights -> visible -> computed splits a
+ * row into its load round trip, its reduction, and the normalization, quantization and stores
+ * (scripts/trace_phases.py). A task of several rows keeps its last row's stamps. */
+struct mrt_mega_a0_probe {
+    unsigned long long *ph;
+    __device__ __forceinline__ void before() const {
+        __syncthreads();
+        if (ph && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
+    }
+    __device__ __forceinline__ void put(double *scratch, int g, double v) const { scratch[g] = v; }
+    __device__ __forceinline__ void after() const {
+        __syncthreads();
+        if (ph && threadIdx.x == 0) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
+    }
+};
+#endif
+
 /* inlined: as a call, see mrt_mega_fin_job */
-static __device__ __forceinline__ void mrt_mega_a0(const mrt_mega_op &o, const uint32_t *pl, double *scratch) {
+static __device__ __forceinline__ void mrt_mega_a0(const mrt_mega_op &o, const uint32_t *pl, double *scratch,
+                                                   unsigned long long *ph) {
+#ifdef MRT_MEGA_A0_PROBE
+    for (uint32_t row = pl[0]; row < pl[1]; row++)
+        mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, scratch, mrt_mega_a0_probe{ph});
+#else
+    (void)ph;
     for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_row(o.a0, (int)row, scratch);
+#endif
 }
 
 /* The part of an operand row that goes to shared memory: from its first member after the TMA
@@ -262,7 +289,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         const uint32_t *pl = w + 24;
         switch (opcode) {
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
-            mrt_mega_a0(o, pl, fin.ds);
+            mrt_mega_a0(o, pl, fin.ds, ph);
             break;
         case MRT_OPC_GEMM_FP8: mrt_mega_gemm_tile<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
         case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
