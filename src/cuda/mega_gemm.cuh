@@ -255,12 +255,12 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
     if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) c0 = u.u0 + 128 * pc, c1 = c0 + 128;
     if (o.epi_kind == MRT_EPI_Q_B) c0 = max(u.u0, (u.h0 + pc) * u.width), c1 = min(u.u1, (u.h0 + pc + 1) * u.width);
     if (o.epi_kind == MRT_EPI_INDEX_Q) c0 = (u.h0 + pc) * e.dim, c1 = c0 + e.dim;
-#ifdef MRT_MEGA_IQ_INPUTS_FIRST
-    /* Experiment: an INDEX_Q job loads its row inputs (pos -> RoPE pair, gate partials, q_a
-     * block sums) before the split planes, so the RoPE pair's two dependent round trips run
-     * beside the planes' and the read-back's instead of after them (session 14 run 2: D1's
-     * claim + one job 5.4 us, on the critical path; its 16 jobs are one round at M=16). The
-     * same values and sums in the same order: the same bytes. */
+    /* An INDEX_Q job loads its row inputs (pos -> RoPE pair, gate partials, q_a block sums)
+     * before the split planes, so the RoPE pair's two dependent round trips run beside the
+     * planes' and the read-back's instead of after them (D1's finalization is on the critical
+     * path). The same values and sums in the same order: the same bytes. Measured (H200,
+     * session 15 runs 1-2, as -DMRT_MEGA_IQ_INPUTS_FIRST): mega -0.4 us roundrobin (six A B
+     * pairs, -1.4 .. +0.4), -1.0 / -1.3 critical-path; D1 computed -> published 8.5 -> 8.0. */
     if (o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(e)) {
         const mrt_epi_iq_loads l = mrt_epi_index_q_load(g, e, row, u.h0 + pc);
         mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
@@ -269,7 +269,6 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
         g.sync(); /* as below */
         return;
     }
-#endif
     mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
     g.sync();
     switch (o.epi_kind) {

@@ -265,9 +265,18 @@ static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int 
     g.sync(); /* rowbuf is read before the group's next piece writes it */
 }
 
-/* INDEX_Q's row inputs as loaded, before any arithmetic on them (-DMRT_MEGA_IQ_INPUTS_FIRST,
- * mega_gemm.cuh): this thread's RoPE pair, its lane's gate partial and q_a block sum (both
- * counts at most 32: mrt_epi_index_q_loads_fit). */
+/* INDEX_Q's row inputs: the gate's partial s of (row, head h) and q_a's block sum b of row (the
+ * element mrt_fold_factor_warp reads). */
+static __device__ __forceinline__ float mrt_epi_iq_gate(const mrt_epi_args &a, int row, int h, int s) {
+    return a.gate[((size_t)s * a.M + row) * a.heads + h];
+}
+static __device__ __forceinline__ float mrt_epi_iq_ssq(const mrt_epi_args &a, int row, int b) {
+    return a.ssq_in[row * (a.K / 128) + b];
+}
+/* INDEX_Q's row inputs as loaded, before any arithmetic on them (the megakernel's
+ * finalization loads them before the split planes, mega_gemm.cuh): this thread's RoPE pair,
+ * its lane's gate partial and q_a block sum (both counts at most 32:
+ * mrt_epi_index_q_loads_fit). */
 struct mrt_epi_iq_loads {
     float rc, rsn, gv, sv;
 };
@@ -279,8 +288,8 @@ static __device__ __forceinline__ mrt_epi_iq_loads mrt_epi_index_q_load(const mr
     mrt_epi_iq_loads l = {0, 0, 0, 0};
     const int lane = (int)threadIdx.x & 31;
     if (g.tid < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, g.tid, &l.rc, &l.rsn);
-    if (lane < a.gate_partials) l.gv = a.gate[((size_t)lane * a.M + row) * a.heads + h];
-    if (lane < a.K / 128) l.sv = a.ssq_in[row * (a.K / 128) + lane];
+    if (lane < a.gate_partials) l.gv = mrt_epi_iq_gate(a, row, h, lane);
+    if (lane < a.K / 128) l.sv = mrt_epi_iq_ssq(a, row, lane);
     return l;
 }
 
@@ -303,8 +312,7 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
         if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
         /* the gate's partials, summed in order (lane 0's sum is used) */
         if (i < 32)
-            gs = mrt_warp_fold_in_order(a.gate_partials, 0.0f,
-                                        [&](int s) { return a.gate[((size_t)s * a.M + row) * a.heads + h]; },
+            gs = mrt_warp_fold_in_order(a.gate_partials, 0.0f, [&](int s) { return mrt_epi_iq_gate(a, row, h, s); },
                                         [](float s, float x) { return __fadd_rn(s, x); });
         r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
     }
