@@ -63,6 +63,18 @@ static __device__ __forceinline__ double mrt_grp_sum_f64(const mrt_grp &g, doubl
     return mrt_grp_sum_f64_k<1>(g, one, scratch);
 }
 
+/* bf16 element e (0..7) of an 8-element chunk held in a uint4, and two bf16 codes packed in
+ * a word: with e a constant (unrolled loops) these are register moves. The chunk was viewed
+ * through a uint16_t pointer until session 15, which put every loaded chunk on the stack
+ * (STL after each load, LDL before each use; ncu of the A0-only megakernel, H200). */
+static __device__ __forceinline__ uint16_t mrt_chunk_bf16(const uint4 &u, int e) {
+    const uint32_t w = e < 2 ? u.x : e < 4 ? u.y : e < 6 ? u.z : u.w;
+    return (uint16_t)(e & 1 ? w >> 16 : w & 0xFFFFu);
+}
+static __device__ __forceinline__ uint32_t mrt_pack_bf16x2(float lo, float hi) {
+    return (uint32_t)mrt_f32_to_bf16(lo) | (uint32_t)mrt_f32_to_bf16(hi) << 16;
+}
+
 /* The 8-element chunks [cb, ce) of one row (cb, ce multiples of 16: whole 128-groups).
  * Thread t owns the chunks cb + t and cb + t + blockDim (16-byte loads; blockDim a multiple
  * of 32, at least (ce - cb) / 2); all of its loads issue before any arithmetic, so the row
@@ -73,7 +85,10 @@ static __device__ __forceinline__ double mrt_grp_sum_f64(const mrt_grp &g, doubl
  * must agree): each chunk's 8 squares in sequence, a group's 16 chunks by a half-warp tree,
  * the H / 128 groups in index order. X publishes group g's sum into every scratch that needs
  * it (X::put), with X::before() ahead (scratch may still be read for a previous row) and
- * X::after() behind (every group's sum visible); then each CTA sums scratch[0, H / 128). */
+ * X::after() behind (every group's sum visible); then each CTA sums scratch[0, H / 128).
+ * Every loop is unrolled and a chunk's values stay in registers; a chunk past ce computes on
+ * zeros (its squares add 0) and stores nothing. */
+#ifdef MRT_A0_STACK_CHUNKS /* session 15 A B only: the chunks viewed through uint16_t pointers */
 template <class X>
 static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce, double *scratch, const X &x) {
     uint4 hh[2], rr[2], ww[2];
@@ -146,6 +161,84 @@ static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce
         if ((c & 15) == 0) a.sx[(size_t)row * (a.H / 128) + c / 16] = s;
     }
 }
+
+#else
+template <class X>
+static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce, double *scratch, const X &x) {
+    uint4 hh[2], rr[2], ww[2];
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        const int c = cb + threadIdx.x + i * blockDim.x;
+        hh[i] = rr[i] = ww[i] = make_uint4(0u, 0u, 0u, 0u);
+        if (c < ce) {
+            hh[i] = *(const uint4 *)(a.h + (size_t)row * a.H + c * 8);
+            rr[i] = *(const uint4 *)(a.res + (size_t)row * a.H + c * 8);
+            ww[i] = *(const uint4 *)(a.w + c * 8);
+        }
+    }
+    float v[2][8];
+    double css[2] = {0, 0}; /* each chunk's squares */
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        const int c = cb + threadIdx.x + i * blockDim.x;
+#pragma unroll
+        for (int e = 0; e < 8; e++) {
+            const float r = mrt_round_bf16(__fadd_rn(mrt_bf16_to_f32(mrt_chunk_bf16(hh[i], e)),
+                                                     mrt_bf16_to_f32(mrt_chunk_bf16(rr[i], e))));
+            v[i][e] = r;
+            css[i] += (double)r * (double)r;
+        }
+        if (c < ce)
+            *(uint4 *)(a.r_new + (size_t)row * a.H + c * 8) =
+                make_uint4(mrt_pack_bf16x2(v[i][0], v[i][1]), mrt_pack_bf16x2(v[i][2], v[i][3]),
+                           mrt_pack_bf16x2(v[i][4], v[i][5]), mrt_pack_bf16x2(v[i][6], v[i][7]));
+    }
+    x.before();
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        const int c = cb + threadIdx.x + i * blockDim.x;
+        if (i * blockDim.x >= (unsigned)(ce - cb)) break; /* uniform; ce - cb is a multiple of 16 */
+        double gs = css[i]; /* lane % 16 == c % 16: the tree's shape is the group's */
+        for (int o = 8; o > 0; o >>= 1) gs += __shfl_xor_sync(0xffffffffu, gs, o);
+        if (c < ce && (c & 15) == 0) x.put(scratch, c / 16, gs);
+    }
+    x.after();
+    double ss = 0;
+    for (int gi = 0; gi < a.H / 128; gi++) ss += scratch[gi];
+    float rs = mrt_rms_factor(ss, a.H, a.eps);
+    if (a.delay_ns) { /* bounded: at most delay_ns, checked against the global timer */
+        uint64_t t0, t;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+        do {
+            __nanosleep(1000);
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        } while (t - t0 < a.delay_ns);
+    }
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        const int c = cb + threadIdx.x + i * blockDim.x;
+        if (i * blockDim.x >= (unsigned)(ce - cb)) break; /* uniform: the whole block leaves together */
+        const bool live = c < ce;
+        float amax = 0;
+#pragma unroll
+        for (int e = 0; e < 8; e++) {
+            v[i][e] = live ? __fmul_rn(__fmul_rn(mrt_bf16_to_f32(mrt_chunk_bf16(ww[i], e)), v[i][e]), rs) : 0.0f;
+            amax = fmaxf(amax, fabsf(v[i][e]));
+        }
+        for (int o = 8; o > 0; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+        if (!live) continue;
+        *(uint4 *)(a.x + (size_t)row * a.H + c * 8) =
+            make_uint4(mrt_pack_bf16x2(v[i][0], v[i][1]), mrt_pack_bf16x2(v[i][2], v[i][3]),
+                       mrt_pack_bf16x2(v[i][4], v[i][5]), mrt_pack_bf16x2(v[i][6], v[i][7]));
+        const float s = mrt_block_scale(amax);
+        uint32_t q[2] = {0u, 0u};
+#pragma unroll
+        for (int e = 0; e < 8; e++) q[e >> 2] |= (uint32_t)mrt_f32_to_e4m3(__fdiv_rn(v[i][e], s)) << (8 * (e & 3));
+        *(uint2 *)(a.x8 + (size_t)row * a.H + c * 8) = make_uint2(q[0], q[1]);
+        if ((c & 15) == 0) a.sx[(size_t)row * (a.H / 128) + c / 16] = s;
+    }
+}
+#endif
 
 /* The whole row in one CTA (the megakernel's A0, the standalone kernel). */
 struct mrt_a0_local {
