@@ -66,7 +66,9 @@ static __device__ __forceinline__ double mrt_grp_sum_f64(const mrt_grp &g, doubl
 /* bf16 element e (0..7) of an 8-element chunk held in a uint4, and two bf16 codes packed in
  * a word: with e a constant (unrolled loops) these are register moves. The chunk was viewed
  * through a uint16_t pointer until session 15, which put every loaded chunk on the stack
- * (STL after each load, LDL before each use; ncu of the A0-only megakernel, H200). */
+ * (STL after each load, LDL before each use; ncu of the A0-only megakernel, H200): an A0 row
+ * in the megakernel took 8.5 us input -> computed in the step, now 6.5 (bench/RESULTS.md,
+ * session 15 run 3). */
 static __device__ __forceinline__ uint16_t mrt_chunk_bf16(const uint4 &u, int e) {
     const uint32_t w = e < 2 ? u.x : e < 4 ? u.y : e < 6 ? u.z : u.w;
     return (uint16_t)(e & 1 ? w >> 16 : w & 0xFFFFu);
@@ -88,81 +90,6 @@ static __device__ __forceinline__ uint32_t mrt_pack_bf16x2(float lo, float hi) {
  * X::after() behind (every group's sum visible); then each CTA sums scratch[0, H / 128).
  * Every loop is unrolled and a chunk's values stay in registers; a chunk past ce computes on
  * zeros (its squares add 0) and stores nothing. */
-#ifdef MRT_A0_STACK_CHUNKS /* session 15 A B only: the chunks viewed through uint16_t pointers */
-template <class X>
-static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce, double *scratch, const X &x) {
-    uint4 hh[2], rr[2], ww[2];
-#pragma unroll
-    for (int i = 0; i < 2; i++) {
-        int c = cb + threadIdx.x + i * blockDim.x;
-        if (c < ce) {
-            hh[i] = *(const uint4 *)(a.h + (size_t)row * a.H + c * 8);
-            rr[i] = *(const uint4 *)(a.res + (size_t)row * a.H + c * 8);
-            ww[i] = *(const uint4 *)(a.w + c * 8);
-        }
-    }
-    float v[2][8];
-    double css[2] = {0, 0}; /* each chunk's squares */
-#pragma unroll
-    for (int i = 0; i < 2; i++) {
-        int c = cb + threadIdx.x + i * blockDim.x;
-        if (c >= ce) continue;
-        const uint16_t *hp = (const uint16_t *)&hh[i], *rp = (const uint16_t *)&rr[i];
-        uint16_t out[8];
-        for (int e = 0; e < 8; e++) {
-            float r = mrt_round_bf16(__fadd_rn(mrt_bf16_to_f32(hp[e]), mrt_bf16_to_f32(rp[e])));
-            out[e] = mrt_f32_to_bf16(r);
-            v[i][e] = r;
-            css[i] += (double)r * (double)r;
-        }
-        *(uint4 *)(a.r_new + (size_t)row * a.H + c * 8) = *(const uint4 *)out;
-    }
-    x.before();
-#pragma unroll
-    for (int i = 0; i < 2; i++) {
-        const int c = cb + threadIdx.x + i * blockDim.x;
-        if (i * blockDim.x >= (unsigned)(ce - cb)) break; /* uniform; ce - cb is a multiple of 16 */
-        double gs = css[i]; /* lane % 16 == c % 16: the tree's shape is the group's */
-        for (int o = 8; o > 0; o >>= 1) gs += __shfl_xor_sync(0xffffffffu, gs, o);
-        if (c < ce && (c & 15) == 0) x.put(scratch, c / 16, gs);
-    }
-    x.after();
-    double ss = 0;
-    for (int gi = 0; gi < a.H / 128; gi++) ss += scratch[gi];
-    float rs = mrt_rms_factor(ss, a.H, a.eps);
-    if (a.delay_ns) { /* bounded: at most delay_ns, checked against the global timer */
-        uint64_t t0, t;
-        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-        do {
-            __nanosleep(1000);
-            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-        } while (t - t0 < a.delay_ns);
-    }
-#pragma unroll
-    for (int i = 0; i < 2; i++) {
-        int c = cb + threadIdx.x + i * blockDim.x;
-        if (i * blockDim.x >= (unsigned)(ce - cb)) break; /* uniform: the whole block leaves together */
-        bool live = c < ce;
-        const uint16_t *wp = (const uint16_t *)&ww[i];
-        uint16_t xb[8];
-        float amax = 0;
-        for (int e = 0; e < 8; e++) {
-            v[i][e] = live ? __fmul_rn(__fmul_rn(mrt_bf16_to_f32(wp[e]), v[i][e]), rs) : 0.0f;
-            xb[e] = mrt_f32_to_bf16(v[i][e]);
-            amax = fmaxf(amax, fabsf(v[i][e]));
-        }
-        for (int o = 8; o > 0; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
-        if (!live) continue;
-        *(uint4 *)(a.x + (size_t)row * a.H + c * 8) = *(const uint4 *)xb;
-        float s = mrt_block_scale(amax);
-        uint8_t q[8];
-        for (int e = 0; e < 8; e++) q[e] = mrt_f32_to_e4m3(__fdiv_rn(v[i][e], s));
-        *(uint2 *)(a.x8 + (size_t)row * a.H + c * 8) = *(const uint2 *)q;
-        if ((c & 15) == 0) a.sx[(size_t)row * (a.H / 128) + c / 16] = s;
-    }
-}
-
-#else
 template <class X>
 static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce, double *scratch, const X &x) {
     uint4 hh[2], rr[2], ww[2];
@@ -238,7 +165,6 @@ static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce
         if ((c & 15) == 0) a.sx[(size_t)row * (a.H / 128) + c / 16] = s;
     }
 }
-#endif
 
 /* The whole row in one CTA (the megakernel's A0, the standalone kernel). */
 struct mrt_a0_local {
