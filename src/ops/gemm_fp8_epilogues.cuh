@@ -352,36 +352,6 @@ struct mrt_epi_q_b_fused {
     template <class Tile>
     __device__ __forceinline__ void operator()(const Tile &, int m, int n, const float (&v)[8]) const {
         const int width = nope + rope, h = n / width, d = n - h * width;
-#ifdef MRT_Q_B_ROPE_FIRST
-        /* Experiment (session 15 run 7): the RoPE row's loads (pos -> its row, two dependent
-         * round trips) issued before the fold factor's (the row's block sums, then double
-         * arithmetic), so the two chains overlap instead of running in series at the tile's
-         * end (D0's last K block -> computed 4.4 us, session 12's probe). The same values: the
-         * same bytes. ptxas: the megakernel's GEMM tile at TN 16 spills 124 bytes instead of 92. */
-        const bool roped = d >= nope;
-        float c[4], sn[4];
-        if (roped) {
-            const int i0 = (d - nope) / 2;
-#pragma unroll
-            for (int p = 0; p < 4; p++) mrt_rope_cs_at(rope_cs, pos, m, rope, i0 + p, &c[p], &sn[p]);
-        }
-        const float r = mrt_fold_factor(ssq_in, m, K / 128, K, eps);
-        float q[8];
-#pragma unroll
-        for (int e = 0; e < 8; e++) q[e] = mrt_q_b_fold(v[e], r);
-        uint16_t *dst;
-        if (!roped) {
-            dst = q_nope + ((size_t)m * heads + h) * nope + d;
-        } else {
-#pragma unroll
-            for (int p = 0; p < 4; p++) mrt_rope_pair_rn(&q[2 * p], &q[2 * p + 1], c[p], sn[p]);
-            dst = qmla + ((size_t)m * heads + h) * qmla_width + qmla_rope_at + (d - nope);
-        }
-        uint16_t o[8];
-#pragma unroll
-        for (int e = 0; e < 8; e++) o[e] = mrt_f32_to_bf16(q[e]);
-        *(uint4 *)dst = *(const uint4 *)o;
-#else
         const float r = mrt_fold_factor(ssq_in, m, K / 128, K, eps);
         float q[8];
         uint16_t o[8];
@@ -403,7 +373,6 @@ struct mrt_epi_q_b_fused {
 #pragma unroll
         for (int e = 0; e < 8; e++) o[e] = mrt_f32_to_bf16(q[e]);
         *(uint4 *)dst = *(const uint4 *)o;
-#endif
     }
 };
 
