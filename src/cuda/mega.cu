@@ -118,9 +118,6 @@ static __device__ __noinline__ void mrt_mega_il_tile_wg(const mrt_mega_op &o, co
 }
 #endif
 
-/* F1 rows (payload r0 r1), threads 0..MRT_MEGA_TOPK_THREADS-1 (mega_op.h). The register row
- * (the standalone kernel's variant 9, 32 keys a thread here) measured level in the step
- * (session 9 run 1, H200: 149.4 / 149.6 us against 149.9 / 149.1): the shared-memory row stays. */
 /* -DMRT_MEGA_TOPK_STOP=N (diagnostic builds, output incomplete): F1 rows return after phase N
  * of mrt_topk_row (1 pass 0, 2 the digit search, 3 pass 1, 4 the list), so the trace's F1
  * input -> computed in each build splits a row's time into its phases, in the step and alone
@@ -128,6 +125,10 @@ static __device__ __noinline__ void mrt_mega_il_tile_wg(const mrt_mega_op &o, co
 #ifndef MRT_MEGA_TOPK_STOP
 #define MRT_MEGA_TOPK_STOP 0
 #endif
+
+/* F1 rows (payload r0 r1), threads 0..MRT_MEGA_TOPK_THREADS-1 (mega_op.h). The register row
+ * (the standalone kernel's variant 9, 32 keys a thread here) measured level in the step
+ * (session 9 run 1, H200: 149.4 / 149.6 us against 149.9 / 149.1): the shared-memory row stays. */
 static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_MEGA_TOPK_THREADS) return;
     mrt_topk_tile<MRT_MEGA_TOPK_THREADS, MRT_MEGA_TOPK_STOP>(o.tk, (int)pl[0], (int)pl[1], smem, (int)threadIdx.x);
