@@ -6,10 +6,19 @@
 # Here: the baseline A B, then F1's row split into its phases in the step and alone
 # (`-DMRT_MEGA_TOPK_STOP=N`, diagnostic builds whose F1 returns after phase N: 1 pass 0, 2 the
 # digit search, 3 pass 1, 4 the list; outputs incomplete, timing only; default PTX identical).
+# Also: D1's finalization helpers. Each of D1's 128 workers runs its tile (6.8 us), then most
+# of them help finalize the group (7.6 us computed -> published), then its D0 tile (12.7),
+# and only then reaches E1, whose input is ready at 49 us (E1 done 78). Members that do not
+# help (`-DMRT_MEGA_HELP_NS=0`, measured slower in session 10 with 128-thread groups) go on
+# to D0 at once, now that one member runs twelve one-warp groups (the default waits up to
+# 10 us for the group, then helps); 1000 ns is between. The switch applies to B0's and B1's
+# groups too (B0's finalization is on the critical path): the traces show both.
 # Run: timeout 570 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 for n in 1 2 3 4; do build_variant stop$n -DMRT_MEGA_TOPK_STOP=$n megartp & done
+build_variant help0 -DMRT_MEGA_HELP_NS=0 megartp &
+build_variant help1k -DMRT_MEGA_HELP_NS=1000 megartp &
 build_or_exit build/megartp
 wait
 echo "builds $((SECONDS - t0)) s"
@@ -18,6 +27,9 @@ for r in 1 2; do
     timeout 60 build/megartp bench glm5-prefix --modes serial,cmp,mega > "$O/base-$r.md" 2>&1
     echo "baseline $r rc=$? $(grep -E 'step, ' "$O/base-$r.md" | tr -s ' ' | cut -c1-70 | tr '\n' ' ')"
 done
+ab_bench mega build build-help0 build-help1k
+cp_bench build build-help0 build-help1k
+mega_traces 250 build-help0 build-help1k
 for b in build build-stop1 build-stop2 build-stop3 build-stop4; do
     [ $((SECONDS - t0)) -gt 500 ] && break
     timeout 30 $b/megartp trace glm5-prefix --backend mega -o "$O/step-$b.json" > "$O/step-$b.txt" 2>&1
