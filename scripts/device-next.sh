@@ -2,10 +2,11 @@
 # The next session's first device run (written 2026-11-30, end of session 15). Session 15 ended
 # at mega 91.2-92.5 us (M=16 KV=8192, roundrobin), serial 73.0-73.5, cmp 50.6-51.4
 # (bench/RESULTS.md "Session 15"). F1 is last on the critical path and takes 11.1 us a row in
-# the step against 7.1 alone (session 15 run 2); its stall samples (run 6) did not say why.
-# Here: the baseline A B, then F1's row split into its phases in the step and alone
-# (`-DMRT_MEGA_TOPK_STOP=N`, diagnostic builds whose F1 returns after phase N: 1 pass 0, 2 the
-# digit search, 3 pass 1, 4 the list; outputs incomplete, timing only; default PTX identical).
+# the step (~9.7 for the same row standalone on real logits, session 8; `--ops F1` alone runs
+# it on poisoned NaN logits, a shorter path, so it is not compared here). Here: the baseline
+# A B, then F1's row split into its phases in the step (`-DMRT_MEGA_TOPK_STOP=N`, diagnostic
+# builds whose F1 returns after phase N: 1 pass 0, 2 the digit search, 3 pass 1, 4 the list;
+# outputs incomplete, timing only; default PTX identical).
 # Also: D1's finalization helpers. Each of D1's 128 workers runs its tile (6.8 us), then most
 # of them help finalize the group (7.6 us computed -> published), then its D0 tile (12.7),
 # and only then reaches E1, whose input is ready at 49 us (E1 done 78). Members that do not
@@ -34,8 +35,6 @@ for b in build build-stop1 build-stop2 build-stop3 build-stop4; do
     [ $((SECONDS - t0)) -gt 500 ] && break
     timeout 30 $b/megartp trace glm5-prefix --backend mega -o "$O/step-$b.json" > "$O/step-$b.txt" 2>&1
     echo "$b step rc=$? $(grep -E '^  F1 ' "$O/step-$b.txt")"
-    timeout 30 $b/megartp trace glm5-prefix --backend mega --ops F1 -o "$O/alone-$b.json" > "$O/alone-$b.txt" 2>&1
-    echo "$b alone rc=$? $(grep -E '^  F1 ' "$O/alone-$b.txt")"
 done
 sed -n "/^  op /,/critical path/p" "$O/step-build.txt"
 echo "t=$((SECONDS - t0)) s"
