@@ -2,8 +2,9 @@
 # The next session's first device run (written 2026-11-30, end of session 15). Session 15 ended
 # at mega 91.2-92.5 us (M=16 KV=8192, roundrobin), serial 73.0-73.5, cmp 50.6-51.4
 # (bench/RESULTS.md "Session 15"). F1 is last on the critical path and takes 11.1 us a row in
-# the step (9.7 a launch for the same row function as a standalone kernel on real logits, session 8; `--ops F1` alone runs
-# it on poisoned NaN logits, a shorter path, so it is not compared here). Here: the baseline
+# the step (9.7 a launch for the same row function as a standalone kernel on real logits,
+# session 8; `--ops F1` alone runs it on poisoned NaN logits, a shorter path, so it is not
+# compared here). Here: the baseline
 # A B, then F1's row split into its phases in the step (`-DMRT_MEGA_TOPK_STOP=N`, diagnostic
 # builds whose F1 returns after phase N: 1 pass 0, 2 the digit search, 3 pass 1, 4 the list;
 # outputs incomplete, timing only; default PTX identical).
