@@ -15,12 +15,16 @@
 # to D0 at once, now that one member runs twelve one-warp groups (the default waits up to
 # 10 us for the group, then helps); 1000 ns is between. The switch applies to B0's and B1's
 # groups too (B0's finalization is on the critical path): the traces show both.
+# And qa = -DMRT_MEGA_QA_INPUTS_FIRST (prepared, default PTX identical): a QKV_A q job loads its
+# norm weights before the split planes, as INDEX_Q's jobs load their row inputs since session
+# 15 (-0.4 us); its bytes against serial by test_mega_prefix.
 # Run: timeout 570 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 for n in 1 2 3 4; do build_variant stop$n -DMRT_MEGA_TOPK_STOP=$n megartp & done
 build_variant help0 -DMRT_MEGA_HELP_NS=0 megartp &
 build_variant help1k -DMRT_MEGA_HELP_NS=1000 megartp &
+build_variant qa -DMRT_MEGA_QA_INPUTS_FIRST "megartp build-qa/tests/gpu/test_mega_prefix" &
 build_or_exit build/megartp
 wait
 echo "builds $((SECONDS - t0)) s"
@@ -29,9 +33,10 @@ for r in 1 2; do
     timeout 60 build/megartp bench glm5-prefix --modes serial,cmp,mega > "$O/base-$r.md" 2>&1
     echo "baseline $r rc=$? $(grep -E 'step, ' "$O/base-$r.md" | tr -s ' ' | cut -c1-70 | tr '\n' ' ')"
 done
-ab_bench mega build build-help0 build-help1k
-cp_bench build build-help0 build-help1k
-mega_traces 250 build-help0 build-help1k
+ab_bench mega build build-help0 build-help1k build-qa
+cp_bench build build-help0 build-help1k build-qa
+build_tests 150 test_mega_prefix qa
+mega_traces 330 build-help0 build-help1k build-qa
 for b in build build-stop1 build-stop2 build-stop3 build-stop4; do
     [ $((SECONDS - t0)) -gt 500 ] && break
     timeout 30 $b/megartp trace glm5-prefix --backend mega -o "$O/step-$b.json" > "$O/step-$b.txt" 2>&1
