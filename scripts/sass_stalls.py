@@ -18,16 +18,22 @@ def num(s):
         return 0.0
 
 
+def source_page(path):
+    """(columns, rows, index of the all-samples column) of an ncu source page CSV (also
+    scripts/stalls_by_file.py's reader)"""
+    rows = list(csv.reader(open(path, newline="")))
+    hi = next(i for i, r in enumerate(rows) if any("Source" == c.strip() for c in r))
+    head = [c.strip() for c in rows[hi]]
+    body = [r for r in rows[hi + 1:] if len(r) == len(head)]
+    return head, body, next(i for i, c in enumerate(head) if c.startswith("Warp Stall Sampling (All"))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 40
-    rows = list(csv.reader(open(sys.argv[1], newline="")))
-    hi = next(i for i, r in enumerate(rows) if any("Source" == c.strip() for c in r))
-    head = [c.strip() for c in rows[hi]]
-    body = [r for r in rows[hi + 1:] if len(r) == len(head)]
+    head, body, allc = source_page(sys.argv[1])
     src = head.index("Source")
-    allc = next(i for i, c in enumerate(head) if c.startswith("Warp Stall Sampling (All"))
     reasons = [i for i, c in enumerate(head) if c.startswith("stall_") or "Stall Reason" in c]
     print("columns:", "; ".join(head))
     total = sum(num(r[allc]) for r in body)
