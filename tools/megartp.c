@@ -241,10 +241,6 @@ static int parse(int argc, char **argv, cli *c) {
     return 0;
 }
 
-/* One step on the CPU executor against the naive reference; with --interleavings N, N
- * seeded interleavings that must all give identical bytes. */
-/* One step on a GPU executor (serial, cmp or mega) against the naive reference, with the
- * device tolerances (docs/NUMERICS.md). */
 /* The plan's options as one line ("plan: 132 workers, roundrobin, tiling default, ..."), the
  * ones left at their defaults included where they name the placement, so every figure a
  * command prints says which plan it came from. */
@@ -260,6 +256,8 @@ static void print_plan_opts(const cli *c) {
     printf("\n");
 }
 
+/* One step on a GPU executor (serial, cmp or mega) against the naive reference, with the
+ * device tolerances (docs/NUMERICS.md). */
 static int cmd_run_gpu(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     char why[256];
     if (!mrt_gpu_available(why, sizeof why)) {
@@ -304,6 +302,8 @@ static int cmd_run_gpu(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     return rc;
 }
 
+/* One step on the CPU executor against the naive reference; with --interleavings N, N
+ * seeded interleavings that must all give identical bytes. */
 static int cmd_run(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     if (!strcmp(c->backend, "serial") || !strcmp(c->backend, "cmp") || !strcmp(c->backend, "mega"))
         return cmd_run_gpu(c, ctx, cfg);

@@ -5,12 +5,12 @@
  * given a worker range (--place) deals its tasks over that range in a rotation of its own,
  * and the other ops' rotation passes over its tasks.
  * critical-path: list scheduling. A task's cost is an estimate of its time on one SM (a
- * fixed cost of its kind, one per token past an M=16 tile's, and the bytes it moves, below); its rank is its cost plus the
- * largest rank among the tasks that wait for it (the longest remaining path). Repeatedly the
- * worker that frees up first takes, of the tasks whose producers are placed, the
- * highest-ranked one that can start then (else the one whose inputs are ready first). Tasks
- * are picked only after their producers, so the pick order is topological and every queue,
- * kept in pick order, follows it. */
+ * fixed cost of its kind, one per token past an M=16 tile's, and the bytes it moves, below);
+ * its rank is its cost plus the largest rank among the tasks that wait for it (the longest
+ * remaining path). Repeatedly the worker that frees up first takes, of the tasks whose
+ * producers are placed, the highest-ranked one that can start then (else the one whose inputs
+ * are ready first). Tasks are picked only after their producers, so the pick order is
+ * topological and every queue, kept in pick order, follows it. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -140,15 +140,14 @@ static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const ui
  * cross-warp sum of squares (the second), so input -> weights -> visible -> computed splits a
  * row into its load round trip, its reduction, and the normalization, quantization and stores
  * (scripts/trace_phases.py). A task of several rows keeps its last row's stamps. */
-struct mrt_mega_a0_probe {
+struct mrt_mega_a0_probe : mrt_a0_local { /* its put(); its barriers, each followed by a stamp */
     unsigned long long *ph;
     __device__ __forceinline__ void before() const {
-        __syncthreads();
+        mrt_a0_local::before();
         if (ph && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
     }
-    __device__ __forceinline__ void put(double *scratch, int g, double v) const { scratch[g] = v; }
     __device__ __forceinline__ void after() const {
-        __syncthreads();
+        mrt_a0_local::after();
         if (ph && threadIdx.x == 0) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
     }
 };
@@ -159,7 +158,7 @@ static __device__ __forceinline__ void mrt_mega_a0(const mrt_mega_op &o, const u
                                                    unsigned long long *ph) {
 #ifdef MRT_MEGA_A0_PROBE
     for (uint32_t row = pl[0]; row < pl[1]; row++)
-        mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, scratch, mrt_mega_a0_probe{ph});
+        mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, scratch, mrt_mega_a0_probe{{}, ph});
 #else
     (void)ph;
     for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_row(o.a0, (int)row, scratch);
