@@ -286,11 +286,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
          * the CTA. */
         const bool gemm = opcode == MRT_OPC_GEMM_FP8 || opcode == MRT_OPC_GEMM_BF16 || opcode == MRT_OPC_BMM_BF16;
         unsigned long long *ph = TRACE ? a.stamps + ((size_t)blockIdx.x * a.max_len + slot) * MRT_PH_COUNT : NULL;
-        const mrt_mega_wait wait = {a.events, w, epoch, nwait, a.diag, (unsigned)slot, ph
-#ifdef MRT_MEGA_PREFETCH_NEXT
-                                    , q, a.max_len, a.ops
-#endif
-        };
+        const mrt_mega_wait wait = {a.events, w, epoch, nwait, a.diag, (unsigned)slot, ph};
         if (!gemm) {
             mrt_mega_stamp<TRACE>(a, slot, MRT_PH_WEIGHTS); /* no weights to prefetch */
             if (threadIdx.x < 32) wait(threadIdx.x);

@@ -47,11 +47,6 @@ struct mrt_mega_wait {
     unsigned *diag;
     unsigned slot;
     unsigned long long *ph; /* traced: this instruction's phase stamps, else NULL */
-#ifdef MRT_MEGA_PREFETCH_NEXT
-    const uint32_t *q;        /* the worker's queue (global memory) */
-    int len;                  /* its length */
-    const struct mrt_mega_op *ops; /* the operand rows (global memory) */
-#endif
     __device__ __forceinline__ void operator()(int lane) const {
         if (lane == 0) {
             for (uint32_t j = 0; j < nwait; j++) {
@@ -92,32 +87,6 @@ static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_
     t.ntile = t.n0 / mrt_gemm_kind<KIND>::BLOCK_N, t.chunk = 0;
     return t;
 }
-
-#ifdef MRT_MEGA_PREFETCH_NEXT
-/* -DMRT_MEGA_PREFETCH_NEXT=1 / 2 (experiment): warp 3, idle in a GEMM tile, finds the next GEMM
- * tile in the worker's queue (up to 4 instructions ahead) and prefetches all its weight boxes
- * into L2: 1 as the tile starts (not from the step's first tiles, whose weights are held back
- * for A0), 2 once the tile is done (its own stream is over). The next tile's k-loop then reads
- * L2 instead of HBM. One thread; the words and rows do not change while the kernel runs. */
-template <int KIND>
-static __device__ __forceinline__ void mrt_mega_prefetch_tile(const mrt_mega_op &og, const uint32_t *wg) {
-    uint32_t pl[8];
-    for (int i = 0; i < 8; i++) pl[i] = __ldg(wg + 24 + i);
-    int m1, n1;
-    const mrt_gemm_tile t = mrt_mega_tile_of<KIND>(og, pl, &m1, &n1);
-    mrt_gemm_wprefetch<KIND>(t, og.ga.K, &og.tw, 0, t.nkb);
-}
-static __device__ __noinline__ void mrt_mega_prefetch_next(const uint32_t *q, int slot, int len, const mrt_mega_op *ops) {
-    for (int s = slot + 1; s < len && s <= slot + 4; s++) {
-        const uint32_t *wg = q + (size_t)s * MRT_INSTR_WORDS;
-        const uint32_t opc = __ldg(wg) & 0xFFu;
-        const mrt_mega_op &og = ops[__ldg(wg + 1)];
-        if (opc == MRT_OPC_GEMM_FP8) return mrt_mega_prefetch_tile<MRT_GEMM_FP8>(og, wg);
-        if (opc == MRT_OPC_GEMM_BF16) return mrt_mega_prefetch_tile<MRT_GEMM_BF16>(og, wg);
-        if (opc == MRT_OPC_BMM_BF16) return mrt_mega_prefetch_tile<MRT_GEMM_BF16_MN>(og, wg);
-    }
-}
-#endif
 
 static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
     asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
@@ -196,17 +165,6 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
 #endif
         if ((ctid & 127) == 0) mrt_mbar_arrive(bars.done());
     }
-#ifdef MRT_MEGA_PREFETCH_NEXT
-    else if (warp == 3 && lane == 0) {
-#if MRT_MEGA_PREFETCH_NEXT == 2
-        const long long t0 = clock64(); /* bounded; a stuck tile is the watchdog's (warp 0) to report */
-        while (!mrt_mbar_try_suspend(bars.done(), 0, 20000) && clock64() - t0 < MRT_SPIN_LIMIT_CYCLES) {}
-#else
-        if (wait.slot != 0)
-#endif
-            mrt_mega_prefetch_next(wait.q, (int)wait.slot, wait.len, wait.ops);
-    }
-#endif
     /* staging writes (generic proxy) before the next instruction's TMA into this memory */
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     __syncthreads();

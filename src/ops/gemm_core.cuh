@@ -226,11 +226,6 @@ static __device__ __forceinline__ void mrt_bulk_load(uint32_t dst, const void *s
                  "l"(src), "r"(bytes), "r"(bar)
                  : "memory");
 }
-/* 2D tiled TMA prefetch of a box into L2 (no shared memory, no barrier: fire and forget). */
-static __device__ __forceinline__ void mrt_tma_prefetch_l2_2d(const CUtensorMap *m, int c0, int c1) {
-    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" ::"l"((uint64_t)m), "r"(c0), "r"(c1)
-                 : "memory");
-}
 /* 2D tiled TMA load into shared memory, completing `bar` with the box's bytes. c0 is the
  * innermost (contiguous) coordinate in elements, c1 the row. Out-of-bounds elements are
  * written as zeros and still count towards the transaction bytes. */
@@ -545,14 +540,6 @@ static __device__ __forceinline__ void mrt_gemm_wboxes(const mrt_gemm_tile &t, i
     }
 }
 
-/* The weight boxes of the tile's K blocks [i0, i1) into L2 (one thread). */
-template <int KIND>
-static __device__ __forceinline__ void mrt_gemm_wprefetch(const mrt_gemm_tile &t, int K, const CUtensorMap *tw, int i0,
-                                                          int i1) {
-    for (int i = i0; i < i1; i++)
-        mrt_gemm_wboxes<KIND>(t, K, i, [&](int j, int c0, int c1) { (void)j, mrt_tma_prefetch_l2_2d(tw, c0, c1); });
-}
-
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_gemm_wload_issue(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                             const CUtensorMap *tw, uint32_t dst, uint32_t bar,
@@ -578,9 +565,6 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
             mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + i * L::STAGE_BYTES, b.full(i), i, pol);
             pr.set(0, i + 1);
         }
-#ifdef MRT_GEMM_PREFETCH_REST /* experiment: the K blocks past the first fill into L2 now */
-        mrt_gemm_wprefetch<KIND>(t, a.K, tw, first, t.nkb);
-#endif
     }
     if (K_::SCALED) {
         for (int kl = lane; kl < t.nkb; kl += 32) sws[kl] = __ldg(a.sw + (long long)(t.n0 / 128) * a.sw_ld + t.kb0 + kl);
