@@ -41,11 +41,6 @@ static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *p
     /* Experiment knob (session 4): MRT_MEGA_STAGES caps the pipeline depth, so the bytes every
      * worker has in flight (weights stream before events) can be varied. */
     const char *cap = getenv("MRT_MEGA_STAGES");
-    /* Experiment knob (session 16): MRT_MEGA_STAGES_LONG caps instead the ops whose tiles
-     * stream more than 12 K blocks (GLM-5: D0's 16), which stream after their input; with a
-     * -DMRT_GEMM_MAX_STAGES=12 build and MRT_MEGA_STAGES=8, only D0 gets the deeper ring. */
-    const char *lcap = getenv("MRT_MEGA_STAGES_LONG");
-    if (lcap && kbs > 12) cap = lcap;
     if (cap && atoi(cap) >= 1 && atoi(cap) < o->ga.stages) o->ga.stages = atoi(cap);
     return o->ga.stages < 1 ? refuse(x, op, "one pipeline stage does not fit shared memory") : MRT_OK;
 }

@@ -280,30 +280,6 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     /* pass 0 */
     uint32_t nv = 0;
     if ((kv & 3) == 0 && ((uintptr_t)row & 15) == 0) {
-#ifdef MRT_TOPK_P0_BATCH
-        /* experiment: MRT_TOPK_P0_BATCH loads a thread in flight before its histogram
-         * atomics (the atomics on shared memory keep the compiler from hoisting the next
-         * iteration's load, so each iteration waits a whole L2 round trip) */
-        constexpr int B = MRT_TOPK_P0_BATCH;
-        const int n4 = kv / 4;
-        for (int i0 = tid; i0 < n4; i0 += B * T) {
-            float4 v[B];
-#pragma unroll
-            for (int u = 0; u < B; u++)
-                if (i0 + u * T < n4) v[u] = ((const float4 *)row)[i0 + u * T];
-#pragma unroll
-            for (int u = 0; u < B; u++) {
-                if (i0 + u * T >= n4) break;
-                const uint4 c = make_uint4(mrt_topk_key(v[u].x), mrt_topk_key(v[u].y), mrt_topk_key(v[u].z),
-                                           mrt_topk_key(v[u].w));
-                if (cached) ((uint4 *)cache)[i0 + u * T] = c;
-                if (c.x) atomicAdd(&hist[c.x >> 20], 1u), nv++;
-                if (c.y) atomicAdd(&hist[c.y >> 20], 1u), nv++;
-                if (c.z) atomicAdd(&hist[c.z >> 20], 1u), nv++;
-                if (c.w) atomicAdd(&hist[c.w >> 20], 1u), nv++;
-            }
-        }
-#else
         for (int i = tid; i < kv / 4; i += T) {
             const float4 v = ((const float4 *)row)[i];
             const uint4 c = make_uint4(mrt_topk_key(v.x), mrt_topk_key(v.y), mrt_topk_key(v.z), mrt_topk_key(v.w));
@@ -313,7 +289,6 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
             if (c.z) atomicAdd(&hist[c.z >> 20], 1u), nv++;
             if (c.w) atomicAdd(&hist[c.w >> 20], 1u), nv++;
         }
-#endif
     } else {
         for (int i = tid; i < kv; i += T) {
             const uint32_t c = mrt_topk_key(row[i]);
