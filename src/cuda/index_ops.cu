@@ -267,7 +267,7 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
     mrt_topk_args a;
     a.logits = logits, a.out = out, a.M = M, a.kv = kv, a.k = k;
     a.cache_keys = kv <= MRT_TOPK_CACHE_MAX ? kv : 0;
-    if (variant >= 8 && kv > MRT_TOPK_REG_MAX)
+    if ((variant == 8 || variant == 9) && kv > MRT_TOPK_REG_MAX) /* variant 10 is the shared-memory row */
         return mrt_gpu_fail(why, n, "%s: variant %d holds at most %d keys a row in registers, kv = %d", F, variant,
                             MRT_TOPK_REG_MAX, kv);
     if ((variant < 2 || (variant > 3 && variant < 8) || variant == 10) && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
