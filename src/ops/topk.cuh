@@ -56,22 +56,13 @@ struct alignas(16) mrt_topk_shared {
 
 #define MRT_TOPK_LIST 4096 /* one-CTA row: keys of the threshold's 12-bit bin resolved as a list */
 
-/* -DMRT_TOPK_P0_SPREAD=P (experiment; 1 = off): the one-CTA row's pass-0 histogram holds P
- * counters a bin (bin b's at b * P .. b * P + P - 1) and a lane adds to counter lane % P, so
- * lanes of a warp whose keys fall in one bin (logits cluster in a few of the 4096) serialize P
- * times less on the shared atomic. Power of 2. */
-#ifndef MRT_TOPK_P0_SPREAD
-#define MRT_TOPK_P0_SPREAD 1
-#endif
-static_assert((MRT_TOPK_P0_SPREAD & (MRT_TOPK_P0_SPREAD - 1)) == 0, "MRT_TOPK_P0_SPREAD: a power of 2");
-
-/* Shared memory of the one-CTA row of kv logits: scalars | hist[NB * P0_SPREAD] | lkey[LIST] | lidx[LIST] |
+/* Shared memory of the one-CTA row of kv logits: scalars | hist[NB] | lkey[LIST] | lidx[LIST] |
  * sel[W] | tie[W] | cache[cache_keys]: W = mrt_topk_words(kv), the words of the row's bitmaps,
  * rounded up to 4 so the cache stays 16-byte aligned (uint4 stores). */
 static __host__ __device__ __forceinline__ int mrt_topk_words(int kv) { return ((kv + 31) / 32 + 3) & ~3; }
 static __host__ __device__ __forceinline__ long long mrt_topk_smem_bytes(int kv, int cache_keys) {
-    return (long long)sizeof(mrt_topk_shared) + (MRT_TOPK_NB * MRT_TOPK_P0_SPREAD + 2LL * MRT_TOPK_LIST) * 4 +
-           2LL * mrt_topk_words(kv) * 4 + (long long)cache_keys * 4;
+    return (long long)sizeof(mrt_topk_shared) + (MRT_TOPK_NB + 2LL * MRT_TOPK_LIST) * 4 + 2LL * mrt_topk_words(kv) * 4 +
+           (long long)cache_keys * 4;
 }
 
 template <int T> static __device__ __forceinline__ void mrt_topk_bar() {
@@ -124,27 +115,18 @@ static __device__ __forceinline__ uint32_t mrt_topk_get(const float *row, const 
     return cached ? cache[i] : mrt_topk_key(row[i]);
 }
 
-/* Bin b of a histogram of P counters a bin (MRT_TOPK_P0_SPREAD). */
-template <int P> static __device__ __forceinline__ uint32_t mrt_topk_bin(const uint32_t *hist, int b) {
-    uint32_t v = 0;
-#pragma unroll
-    for (int j = 0; j < P; j++) v += hist[b * P + j];
-    return v;
-}
-
-/* Digit search: hist[0, nb) counts the keys matching the prefix by digit (P counters a digit:
- * mrt_topk_bin). Finds the digit d
+/* Digit search: hist[0, nb) counts the keys matching the prefix by digit. Finds the digit d
  * holding the krem-th largest of them: sh->dsel = d, sh->above = count of digits > d,
  * sh->eqcnt = hist[d] (nothing when krem exceeds them all). Returns the count of all of them,
  * in every thread. Ends with a barrier. */
-template <int T, int P = 1>
+template <int T>
 static __device__ __forceinline__ uint32_t mrt_topk_find(const uint32_t *hist, int nb, uint32_t krem,
                                                          mrt_topk_shared *sh, int tid) {
     const int per = (nb + T - 1) / T;
     uint32_t local = 0, total;
     for (int i = 0; i < per; i++) {
         const int q = tid * per + i; /* q-th digit from the top */
-        if (q < nb) local += mrt_topk_bin<P>(hist, nb - 1 - q);
+        if (q < nb) local += hist[nb - 1 - q];
     }
     const uint32_t excl = mrt_topk_scan<T>(local, sh, &total, tid);
     if (excl < krem && krem <= excl + local) {
@@ -152,7 +134,7 @@ static __device__ __forceinline__ uint32_t mrt_topk_find(const uint32_t *hist, i
         for (int i = 0; i < per; i++) {
             const int q = tid * per + i;
             if (q >= nb) break;
-            const uint32_t h = mrt_topk_bin<P>(hist, nb - 1 - q);
+            const uint32_t h = hist[nb - 1 - q];
             if (cum + h >= krem) {
                 sh->dsel = (uint32_t)(nb - 1 - q), sh->above = cum, sh->eqcnt = h;
                 break;
@@ -284,15 +266,14 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     static_assert(T % 32 == 0 && T <= 1024, "topk: T must be a warp multiple, at most 1024");
     mrt_topk_shared *sh = (mrt_topk_shared *)smem;
     uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
-    constexpr int P = MRT_TOPK_P0_SPREAD;
-    uint32_t *lkey = hist + MRT_TOPK_NB * P;
+    uint32_t *lkey = hist + MRT_TOPK_NB;
     int *lidx = (int *)(lkey + MRT_TOPK_LIST);
     const int W = (kv + 31) / 32, Wpad = mrt_topk_words(kv); /* the bitmaps' words: in use, allocated */
     uint32_t *sel = (uint32_t *)(lidx + MRT_TOPK_LIST), *tie = sel + Wpad, *cache = tie + Wpad;
     const bool cached = kv <= cache_keys;
     const int lane = tid & 31, warp = tid >> 5;
 
-    for (int i = tid; i < MRT_TOPK_NB * P; i += T) hist[i] = 0u;
+    for (int i = tid; i < MRT_TOPK_NB; i += T) hist[i] = 0u;
     if (tid == 0) sh->nvalid = 0, sh->lcount = 0;
     mrt_topk_bar<T>();
 
@@ -303,17 +284,16 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
             const float4 v = ((const float4 *)row)[i];
             const uint4 c = make_uint4(mrt_topk_key(v.x), mrt_topk_key(v.y), mrt_topk_key(v.z), mrt_topk_key(v.w));
             if (cached) ((uint4 *)cache)[i] = c;
-            const uint32_t pl = (uint32_t)(lane & (P - 1));
-            if (c.x) atomicAdd(&hist[(c.x >> 20) * P + pl], 1u), nv++;
-            if (c.y) atomicAdd(&hist[(c.y >> 20) * P + pl], 1u), nv++;
-            if (c.z) atomicAdd(&hist[(c.z >> 20) * P + pl], 1u), nv++;
-            if (c.w) atomicAdd(&hist[(c.w >> 20) * P + pl], 1u), nv++;
+            if (c.x) atomicAdd(&hist[c.x >> 20], 1u), nv++;
+            if (c.y) atomicAdd(&hist[c.y >> 20], 1u), nv++;
+            if (c.z) atomicAdd(&hist[c.z >> 20], 1u), nv++;
+            if (c.w) atomicAdd(&hist[c.w >> 20], 1u), nv++;
         }
     } else {
         for (int i = tid; i < kv; i += T) {
             const uint32_t c = mrt_topk_key(row[i]);
             if (cached) cache[i] = c;
-            if (c) atomicAdd(&hist[(c >> 20) * P + (lane & (P - 1))], 1u), nv++;
+            if (c) atomicAdd(&hist[c >> 20], 1u), nv++;
         }
     }
     nv = __reduce_add_sync(0xffffffffu, nv);
@@ -328,7 +308,7 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     bool listing = false;
     uint32_t dsel = 0u, krem = (uint32_t)k;
     if (nvalid > (uint32_t)k) {
-        mrt_topk_find<T, P>(hist, MRT_TOPK_NB, krem, sh, tid);
+        mrt_topk_find<T>(hist, MRT_TOPK_NB, krem, sh, tid);
         dsel = sh->dsel, krem -= sh->above;
         if (krem == sh->eqcnt) s.lo = dsel << 20; /* the digit's whole bin is taken */
         else if (sh->eqcnt <= MRT_TOPK_LIST) listing = true;
