@@ -55,7 +55,9 @@ static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) 
  * far ahead of its group does not hold its queue). */
 #ifndef MRT_MEGA_HELP_NS /* -DMRT_MEGA_HELP_NS=N. 0 (only the last member finalizes): mega 164 us
                             against 130-135 with 3000 (H200, session 10 run 1); 10000 against
-                            3000: 121.2 / 121.5 against 126.8 / 122.4 (session 11 run 1) */
+                            3000: 121.2 / 121.5 against 126.8 / 122.4 (session 11 run 1); today's
+                            code (session 16 runs 1, 5): 0 104.3 / 103.3 against 91.3 / 91.4,
+                            1000 96.4 / 96.4; 40000 level at M = 16, 64, 128 */
 #define MRT_MEGA_HELP_NS 10000
 #endif
 

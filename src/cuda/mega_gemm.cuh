@@ -269,22 +269,6 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
         g.sync(); /* as below */
         return;
     }
-#ifdef MRT_MEGA_QA_INPUTS_FIRST
-    /* Experiment (prepared in session 15, not measured): a QKV_A q job (one-warp group, four
-     * columns a lane) loads its norm weights before the split planes, as INDEX_Q's jobs load
-     * their row inputs (B0's finalization is on the critical path). The same values: the same
-     * bytes. */
-    if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora && g.n == 32) {
-        uint16_t w[4];
-#pragma unroll
-        for (int k = 0; k < 4; k++) w[k] = e.w_qn[c0 + g.tid + k * 32];
-        mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
-        g.sync();
-        mrt_epi_qkv_a_q_k<4, true>(g, e, row, c0, sm.dsg(g, gi), sm.fsg(g, gi), w);
-        g.sync(); /* as below */
-        return;
-    }
-#endif
     mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
     g.sync();
     switch (o.epi_kind) {

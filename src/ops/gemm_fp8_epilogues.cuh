@@ -137,9 +137,9 @@ static __device__ __forceinline__ void mrt_cache_slot_dev(const mrt_epi_args &a,
  * scale, publish the block's sum of q_c^2 (the consumers fold the row's RMSNorm factor).
  * K = 128 / g.n columns a thread (c0 + tid + k * g.n); the sum of squares in the order of 128
  * threads whatever K (mrt_grp_sum_f64_k), the block's amax a max: the same bits at any K. */
-template <int K, bool PRE = false>
+template <int K>
 static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a, int row, int c0, double *dscratch,
-                                         float *fscratch, const uint16_t (&w)[K] = {}) {
+                                         float *fscratch) {
     const int i = g.tid;
     float y[K], amax = 0;
     double sq[K];
@@ -147,7 +147,7 @@ static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a
     for (int k = 0; k < K; k++) {
         const int col = c0 + i + k * g.n;
         const float q = mrt_round_bf16(a.c[(size_t)row * a.N + col]);
-        y[k] = __fmul_rn(mrt_bf16_to_f32(PRE ? w[k] : a.w_qn[col]), q);
+        y[k] = __fmul_rn(mrt_bf16_to_f32(a.w_qn[col]), q);
         sq[k] = (double)q * (double)q;
         amax = k ? fmaxf(amax, fabsf(y[k])) : fabsf(y[k]);
     }
