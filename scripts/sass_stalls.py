@@ -7,6 +7,7 @@
 prints the columns found, the N instructions with the most stall samples (address, samples,
 the three largest reasons, the instruction), and the samples within 24 instructions after
 each HGMMA or QGMMA (a GEMM consumer's k-loop) against the kernel's total."""
+import signal
 import csv
 import sys
 
@@ -52,4 +53,5 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # piped into head: stop quietly
     main()

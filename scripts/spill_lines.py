@@ -9,6 +9,7 @@ from `nvdisasm -g` output (line info needs a -lineinfo or -g build, as the Makef
 prints, for the function whose name contains FUNCTION, its STL / LDL counts and the N source
 lines (innermost location, and where it is inlined into the function) with the most.
 sass_instructions() is also scripts/stalls_by_file.py's reader of the same files."""
+import signal
 import collections
 import re
 import sys
@@ -68,4 +69,5 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # piped into head: stop quietly
     main()

@@ -9,6 +9,7 @@
 prints per function (the kernel body and each callee in its section) and per innermost
 source file: stall samples, their share, and the N largest reasons (stall_no_instruction is
 an instruction fetch that missed)."""
+import signal
 import collections
 import sys
 
@@ -47,4 +48,5 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # piped into head: stop quietly
     main()

@@ -6,6 +6,7 @@
 prints, for each op, its task count and the median (p10, p90) of each consecutive gap in us.
 For probe builds whose phases mean something else (-DMRT_GEMM_PROBE: an fp8 GEMM tile's
 "weights issued" is K block 0's data ready, "visible" the last K block's)."""
+import signal
 import json
 import sys
 
@@ -36,4 +37,5 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # piped into head: stop quietly
     main()
