@@ -158,8 +158,19 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
                          k-loop done and store done (they overwrite the earlier stamps) */
         if (ph && ctid == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
+#ifdef MRT_MEGA_STORE_NOWAIT
+        /* Experiment (session 16): the store skips the event wait (a poll and two fences in
+         * each of the 8 consumer warps), which the standalone kernel needs (PDL: its wait is
+         * per thread) but the megakernel's consumers have already inherited: the activation
+         * loader's lane 0 polls and fences (acquire, gpu scope) before its arrive on full
+         * barrier 0 (release, CTA scope), and every consumer's wait on that barrier (acquire)
+         * comes before its stores and its epilogue's loads. Same bytes (test_mega_prefix). */
+        mrt_gemm_store<KIND, TN, mrt_mega_out, mrt_wait_none, mrt_consumer_barrier, false>(
+            t, a, stg, flag, epi, mrt_wait_none(), mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
+#else
         mrt_gemm_store<KIND, TN, mrt_mega_out, mrt_mega_wait, mrt_consumer_barrier, false>(
             t, a, stg, flag, epi, wait, mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
+#endif
 #ifdef MRT_MEGA_PROBE
         if (ph && ctid == 0) ph[MRT_PH_INPUT] = mrt_globaltimer();
 #endif
