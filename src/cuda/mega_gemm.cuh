@@ -11,9 +11,9 @@
  *  - the barriers are re-initialized for every instruction and invalidated after it, and
  *    the consumers' staging stores (generic proxy) are fenced before the next instruction's
  *    TMA (async proxy) writes the same shared memory.
- *  - the instruction's event waits run in the activation loader (and the store) only
- *    (mrt_mega_wait): the weight loader fills the pipeline while the producers finish, the
- *    article's main gain. */
+ *  - the instruction's event waits run in the activation loader only (mrt_mega_wait; the
+ *    consumers and the store inherit them through full barrier 0): the weight loader fills
+ *    the pipeline while the producers finish, the article's main gain. */
 #ifndef MRT_MEGA_GEMM_CUH
 #define MRT_MEGA_GEMM_CUH
 
@@ -35,8 +35,8 @@
  * fence.proxy.async.global (TMA reads of the producers' data follow). Relaxed polls because
  * an ld.acquire.gpu is a load plus an invalidation of the SM's whole L1 (CCTL.IVALL in the
  * SASS): polled, it emptied the L1 under the CTA's other warps once per poll. GEMM tiles
- * call it from the activation loader and the store only, so weights stream meanwhile; it
- * stamps "input ready" (traced kernels) from the activation loader's warp. */
+ * call it from the activation loader only, so weights stream meanwhile; it stamps "input
+ * ready" (traced kernels) from the activation loader's warp. */
 /* Counters (events, tickets) 128 bytes apart: one L2 line each, so the CTAs polling one event
  * do not contend with the atomics on its neighbours (HOPPER_NOTES: counters sharing lines). */
 #define MRT_MEGA_CTR_STRIDE 32
@@ -158,19 +158,18 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
                          k-loop done and store done (they overwrite the earlier stamps) */
         if (ph && ctid == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
-#ifdef MRT_MEGA_STORE_NOWAIT
-        /* Experiment (session 16): the store skips the event wait (a poll and two fences in
-         * each of the 8 consumer warps), which the standalone kernel needs (PDL: its wait is
-         * per thread) but the megakernel's consumers have already inherited: the activation
-         * loader's lane 0 polls and fences (acquire, gpu scope) before its arrive on full
-         * barrier 0 (release, CTA scope), and every consumer's wait on that barrier (acquire)
-         * comes before its stores and its epilogue's loads. Same bytes (test_mega_prefix). */
+        /* The store does not wait on the instruction's events (the standalone kernel's store
+         * does: under PDL its wait is per thread). The consumers have inherited them: the
+         * activation loader's lane 0 polls and fences (acquire, gpu scope) before its arrive
+         * on full barrier 0 (release, CTA scope), and every consumer's wait on that barrier
+         * (acquire) comes before its stores and its epilogue's loads. The wait here cost a
+         * poll and two fences in each of the 8 consumer warps between the last K block and
+         * the stores. Measured (H200, session 16 run 6, A B A B as -DMRT_MEGA_STORE_NOWAIT):
+         * M=16 86.36 / 86.70 us against 91.14 / 91.33 (every GEMM's input -> computed 1.4-2.2
+         * us shorter: B0 10.62 -> 9.28, D1 6.88 -> 4.83, D0 12.77 -> 11.30), M=64 146.2
+         * against 152.0, M=128 225.4 against 231.5; mega = serial bytes (test_mega_prefix). */
         mrt_gemm_store<KIND, TN, mrt_mega_out, mrt_wait_none, mrt_consumer_barrier, false>(
             t, a, stg, flag, epi, mrt_wait_none(), mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
-#else
-        mrt_gemm_store<KIND, TN, mrt_mega_out, mrt_mega_wait, mrt_consumer_barrier, false>(
-            t, a, stg, flag, epi, wait, mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
-#endif
 #ifdef MRT_MEGA_PROBE
         if (ph && ctid == 0) ph[MRT_PH_INPUT] = mrt_globaltimer();
 #endif
