@@ -44,6 +44,9 @@ typedef struct mrt_mega_args {
     unsigned *launches; /* CTAs started since the last reload: CTA tickets give the step number */
     unsigned *diag;
     unsigned long long *stamps; /* TRACE: [workers][max_len][MRT_PH_COUNT] %globaltimer ns */
+#ifdef MRT_MEGA_EARLY_CLAIM
+    int early_claim; /* mega_early_claim_ok: members may wait for their groups without a bound */
+#endif
 } mrt_mega_args;
 
 static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) {
@@ -333,6 +336,27 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
              * signals. (One finalizer for the whole unit held QKV_A's kv unit on one SM for
              * 33-39 us, H200 2026-11-29.) Waiting for the group unbounded deadlocks where two
              * members share a worker's queue (seen under critical-path placement). */
+#ifdef MRT_MEGA_EARLY_CLAIM /* mega_gemm.cuh */
+            mrt_epi_iq_loads pre = {0, 0, 0, 0};
+            if (a.early_claim) {
+                const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
+                                              a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
+                const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
+                const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
+                const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
+                if (g.tid == 0) fin.job[gi] = mrt_mega_claim(ctr, u.jobs);
+                if (o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(o.epi)) {
+                    g.sync();
+                    const int job = fin.job[gi];
+                    if (job >= 0) pre = mrt_epi_index_q_load(g, o.epi, u.m0 + job / u.pieces, u.h0 + job % u.pieces);
+                }
+                if (threadIdx.x == 0) {
+                    if (mrt_atom_add_acq_rel(ticket, 1u) + 1u != members * epoch)
+                        mrt_mega_group_wait(ticket, members * epoch, a.diag, (unsigned)slot, w[2]);
+                    last = 2; /* the groups hold their first jobs */
+                }
+            } else
+#endif
             if (threadIdx.x == 0) {
                 const unsigned t = mrt_atom_add_acq_rel(ticket, 1u) + 1u;
                 last = t == members * epoch || mrt_mega_group_ready(ticket, members * epoch);
@@ -348,6 +372,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
                 const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
 #ifdef MRT_MEGA_FIN_PROBE
                 if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, ph) && g.tid == 0)
+#elif defined(MRT_MEGA_EARLY_CLAIM)
+                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, last == 2, pre) && g.tid == 0)
 #else
                 if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi) && g.tid == 0)
 #endif
@@ -399,6 +425,24 @@ static int mega_smem(int *dyn, char *why, size_t n) {
     if (e) return mrt_gpu_fail(why, n, "mega: %d bytes of shared memory: %s", *dyn, cudaGetErrorString(e));
     return 0;
 }
+
+#ifdef MRT_MEGA_EARLY_CLAIM
+/* -DMRT_MEGA_EARLY_CLAIM (mega_gemm.cuh): a member may wait for its group without a bound only
+ * while no worker holds two tasks of a reduced gemm_fp8 op; other plans keep the bounded wait
+ * (checked every launch: an experiment build). */
+static int mega_early_claim_ok(const mrt_plan *p) {
+    char *seen = (char *)calloc((size_t)MRT_MAX_OPS * p->workers, 1);
+    int ok = seen != NULL;
+    for (int i = 0; i < p->n_tasks && ok; i++) {
+        const mrt_task *k = &p->tasks[i];
+        if (k->group < 0 || mrt_op_class_get(p->g->ops[k->op].kind)->opcode != MRT_OPC_GEMM_FP8) continue;
+        char *c = &seen[(size_t)k->op * p->workers + k->worker];
+        ok = !*c, *c = 1;
+    }
+    free(seen);
+    return ok;
+}
+#endif
 
 static mrt_status mega_load(mrt_gpu_exec *x) {
     mrt_plan *p = x->p;
@@ -467,7 +511,11 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
         if (e) return mrt_gpu_cuda_fail(x, e, "mega: upload");
     }
     mrt_mega_args a = {m->instr, p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,
-                       m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps};
+                       m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps
+#ifdef MRT_MEGA_EARLY_CLAIM
+                       , mega_early_claim_ok(p)
+#endif
+    };
     void *args[1] = {&a};
     const void *fn = mega_kernel(stamps != NULL, m->tn);
     cudaError_t e = cudaLaunchCooperativeKernel(fn, dim3(p->workers), dim3(MRT_MEGA_THREADS), args, (size_t)m->smem,
