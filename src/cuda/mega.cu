@@ -79,6 +79,20 @@ static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned tar
     return true;
 }
 
+#ifdef MRT_MEGA_EARLY_CLAIM
+/* One thread (mega_gemm.cuh's MRT_MEGA_EARLY_CLAIM): mrt_mega_group_ready until the group is
+ * complete; past the spin limit a watchdog record with event 0xFFFFFFFF (the group's ticket,
+ * not an event) and a trap. */
+static __device__ void mrt_mega_group_wait(const unsigned *ticket, unsigned target, unsigned *diag, unsigned slot,
+                                           unsigned task) {
+    const long long t0 = clock64();
+    while (!mrt_mega_group_ready(ticket, target))
+        if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
+            mrt_diag_trap(diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, slot, task, 0xFFFFFFFFu, target,
+                          *(const volatile unsigned *)ticket);
+}
+#endif
+
 /* One thread: the instruction's signals, those a reduce group's finalization owes
  * (MRT_PUB_BY_FINALIZER) or the task's own. */
 template <class A>
@@ -338,7 +352,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
              * members share a worker's queue (seen under critical-path placement). */
 #ifdef MRT_MEGA_EARLY_CLAIM /* mega_gemm.cuh */
             mrt_epi_iq_loads pre = {0, 0, 0, 0};
-            if (a.early_claim) {
+            if (a.early_claim) { /* the same counters and groups as the finalization's below */
                 const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
                                               a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
                 const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
@@ -429,7 +443,7 @@ static int mega_smem(int *dyn, char *why, size_t n) {
 #ifdef MRT_MEGA_EARLY_CLAIM
 /* -DMRT_MEGA_EARLY_CLAIM (mega_gemm.cuh): a member may wait for its group without a bound only
  * while no worker holds two tasks of a reduced gemm_fp8 op; other plans keep the bounded wait
- * (checked every launch: an experiment build). */
+ * (checked when the plan is loaded). */
 static int mega_early_claim_ok(const mrt_plan *p) {
     char *seen = (char *)calloc((size_t)MRT_MAX_OPS * p->workers, 1);
     int ok = seen != NULL;
@@ -480,6 +494,9 @@ static mrt_status mega_load(mrt_gpu_exec *x) {
         if (e) st = mrt_gpu_cuda_fail(x, e, "mega: buffers");
     }
     free(rows);
+#ifdef MRT_MEGA_EARLY_CLAIM
+    m->early_claim = mega_early_claim_ok(p);
+#endif
     if (!st) m->loaded = true;
     else { /* a later launch loads again from scratch: nothing of this attempt stays allocated */
         cudaFree(m->instr), cudaFree(m->table), cudaFree(m->events), cudaFree(m->tickets), cudaFree(m->launches);
@@ -513,7 +530,7 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
     mrt_mega_args a = {m->instr, p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,
                        m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps
 #ifdef MRT_MEGA_EARLY_CLAIM
-                       , mega_early_claim_ok(p)
+                       , m->early_claim
 #endif
     };
     void *args[1] = {&a};

@@ -339,32 +339,18 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
  * its finalization, and each of its finalization groups claims its first job beside the
  * member's ticket, before the group is complete (a claim reads no data), so that round trip
  * is off the path from the last member's computed to the first job. A claimed job must be
- * done, so a member waits for its group without the MRT_MEGA_HELP_NS bound (bounded by the
- * spin limit, past which the watchdog names it): the host refuses plans in which a worker
- * holds two tasks of one reduced op (mega.cu), and then every member is reached (queues in
- * plan order: the tasks before a member are of earlier ops, which complete by induction on
- * the op order). An INDEX_Q group also loads its first job's row inputs (RoPE pair, gate
+ * done, so a member waits for its group without the MRT_MEGA_HELP_NS bound (mrt_mega_group_wait,
+ * mega.cu: bounded by the spin limit, past which the watchdog names it). That is deadlock-free
+ * only where no worker holds two tasks of one reduced op (then every member is reached: queues
+ * in plan order, the tasks before a member are of earlier ops, which complete by induction on
+ * the op order); the host checks the plan (mega_early_claim_ok) and other plans keep the
+ * bounded wait. An INDEX_Q group also loads its first job's row inputs (RoPE pair, gate
  * partials, q_a block sums: other ops' outputs, which the instruction's wait acquired) while
  * its member waits, so after the group completes a job is the split planes and the epilogue.
  * Same jobs, same sums: the same bytes. */
 #ifdef MRT_MEGA_FIN_PROBE
 #error "-DMRT_MEGA_EARLY_CLAIM and -DMRT_MEGA_FIN_PROBE: one at a time"
 #endif
-/* Thread 0: until every member took its ticket; past the spin limit a watchdog record with
- * event 0xFFFFFFFF (the group's ticket, not an event). */
-static __device__ __forceinline__ void mrt_mega_group_wait(const unsigned *ticket, unsigned target, unsigned *diag,
-                                                           unsigned slot, unsigned task) {
-    const long long t0 = clock64();
-    for (;;) {
-        unsigned seen;
-        asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ticket) : "memory");
-        if ((int)(seen - target) >= 0) break;
-        if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
-            mrt_diag_trap(diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, slot, task, 0xFFFFFFFFu, target, seen);
-        __nanosleep(64);
-    }
-    asm volatile("fence.acq_rel.gpu;" ::: "memory");
-}
 #endif
 
 /* A member's part of its group's finalization (every member's partial visible): group gi
