@@ -71,9 +71,12 @@ extern "C" int mrt_gpu_watchdog_report(char *buf, size_t n) {
     size_t used = 0;
     if (buf && n) buf[0] = 0;
     if (!mrt_diag_host) return 0;
-    for (int i = 0; i < MRT_DIAG_SLOTS; i++) {
+    /* Stuck GEMM tiles last: in a megakernel hang most records are tiles held up by the
+     * wait (or lost copy) that the other records name, and the buffer may not hold them all. */
+    for (int k = 0; k < 2 * MRT_DIAG_SLOTS; k++) {
+        const int i = k % MRT_DIAG_SLOTS;
         volatile unsigned *d = mrt_diag_host + i * MRT_DIAG_WORDS;
-        if (d[0] != MRT_DIAG_MAGIC) continue;
+        if (d[0] != MRT_DIAG_MAGIC || (d[3] == MRT_DIAG_TILE_STUCK) != (k >= MRT_DIAG_SLOTS)) continue;
         char line[320];
         unsigned code = d[3];
         if (code == MRT_DIAG_EMPTY_WAIT)

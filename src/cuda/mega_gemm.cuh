@@ -57,7 +57,9 @@ struct mrt_mega_wait {
                 for (;;) {
                     asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ctr) : "memory");
                     if ((int)(seen - target) >= 0) break;
-                    if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
+                    /* half the GEMM tile watchdog's bound: a tile waiting here is named
+                     * by the event it misses, not only as a tile that did not start */
+                    if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES / 2)
                         mrt_diag_trap(diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, slot, w[2], w[4 + 2 * j], target, seen);
                     __nanosleep(100);
                 }

@@ -361,7 +361,7 @@ mrt_status mrt_gpu_sync(mrt_gpu_exec *x) {
     if (!x) return MRT_ERR_INVALID;
     cudaError_t e = cudaStreamSynchronize(x->stream);
     if (!e) return MRT_OK;
-    char report[2048];
+    char report[8192];
     int n = mrt_gpu_watchdog_report(report, sizeof report);
     return mrt_fail(x->ctx, MRT_ERR_INVALID, "gpu step failed: %s%s%s", cudaGetErrorString(e), n ? "; watchdog: " : "",
                     n ? report : "");
