@@ -27,9 +27,6 @@ typedef struct mrt_gpu_mega {
     bool loaded;
     float *part[MRT_MAX_OPS];
     int smem, tn; /* dynamic shared memory a CTA; the plan's GEMM tile width (kernel instance) */
-#ifdef MRT_MEGA_EARLY_CLAIM /* only .cu files include this header: every one sees the same flags */
-    int early_claim; /* mega.cu's mega_early_claim_ok of the loaded plan */
-#endif
 } mrt_gpu_mega;
 
 typedef struct op_state {

@@ -20,9 +20,9 @@
  *            the group's MRT_PUB_BY_FINALIZER signals. A lone gemm_fp8 tile finalizes its
  *            unit itself before any signal; other groups signal from the member that
  *            completes the ticket.
- * Each instruction's words and operand row are copied in when the worker reaches it; two
- * instruction slots filled ahead by bulk copies exist behind -DMRT_MEGA_TWO_SLOTS (correct,
- * measured 0.6 us slower: docs/MEGAKERNEL.md). No shared-memory pages: a GEMM tile's weights
+ * Each instruction's words and operand row are copied in when the worker reaches it: two
+ * instruction slots filled ahead by bulk copies were built and measured twice (sessions 11
+ * and 17, docs/MEGAKERNEL.md) and did not pay. No shared-memory pages: a GEMM tile's weights
  * stream from its start, not during the previous instruction (an L2 prefetch of them, and
  * issuing the first stages during a finalization, were measured and did not pay). */
 #include <cuda_runtime.h>
@@ -44,9 +44,6 @@ typedef struct mrt_mega_args {
     unsigned *launches; /* CTAs started since the last reload: CTA tickets give the step number */
     unsigned *diag;
     unsigned long long *stamps; /* TRACE: [workers][max_len][MRT_PH_COUNT] %globaltimer ns */
-#ifdef MRT_MEGA_EARLY_CLAIM
-    int early_claim; /* mega_early_claim_ok: members may wait for their groups without a bound */
-#endif
 } mrt_mega_args;
 
 static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) {
@@ -78,20 +75,6 @@ static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned tar
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
     return true;
 }
-
-#ifdef MRT_MEGA_EARLY_CLAIM
-/* One thread (mega_gemm.cuh's MRT_MEGA_EARLY_CLAIM): mrt_mega_group_ready until the group is
- * complete; past the spin limit a watchdog record with event 0xFFFFFFFF (the group's ticket,
- * not an event) and a trap. */
-static __device__ void mrt_mega_group_wait(const unsigned *ticket, unsigned target, unsigned *diag, unsigned slot,
-                                           unsigned task) {
-    const long long t0 = clock64();
-    while (!mrt_mega_group_ready(ticket, target))
-        if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES)
-            mrt_diag_trap(diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, slot, task, 0xFFFFFFFFu, target,
-                          *(const volatile unsigned *)ticket);
-}
-#endif
 
 /* One thread: the instruction's signals, those a reduce group's finalization owes
  * (MRT_PUB_BY_FINALIZER) or the task's own. */
@@ -189,7 +172,6 @@ static __device__ __forceinline__ void mrt_mega_a0(const mrt_mega_op &o, const u
 constexpr uint32_t mrt_mega_row_skip = (uint32_t)offsetof(mrt_mega_op, ga);
 static_assert(mrt_mega_row_skip % 16 == 0 && sizeof(mrt_mega_op) % 16 == 0, "operand row copies in 16-byte pieces");
 
-#ifndef MRT_MEGA_TWO_SLOTS
 /* Copies an operand row into shared memory, all threads, 16 bytes each. The table does not
  * change while a kernel runs: non-coherent loads. */
 static __device__ __forceinline__ void mrt_mega_row_copy(mrt_mega_op &dst, const mrt_mega_op &src) {
@@ -198,42 +180,6 @@ static __device__ __forceinline__ void mrt_mega_row_copy(mrt_mega_op &dst, const
     uint4 *d = (uint4 *)((uint8_t *)&dst + mrt_mega_row_skip);
     for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) d[i] = __ldg(s + i);
 }
-#else
-/* Two instruction slots (DESIGN.md section 3; experiment, -DMRT_MEGA_TWO_SLOTS): an
- * instruction's words and operand row arrive in shared memory by bulk copies (TMA) issued
- * while earlier instructions run, so a worker moves from one instruction to the
- * next without the two dependent global round trips of the copy (words, then the row they
- * name). Words travel two instructions ahead (a ring of three), the row one ahead (two
- * slots), named by words that arrived an instruction earlier. Each buffer has an mbarrier
- * ("instruction arrived") with one arrival and the copy's bytes. Measured (H200, session 11
- * run 7): mega = serial bytes (test_mega_prefix, 1000 replays), step 98.54 / 98.70 us against
- * 97.90 / 98.13 without: off by default. */
-struct mrt_mega_slots {
-    uint32_t w[3][MRT_INSTR_WORDS]; /* words of instruction s in w[s % 3] */
-    mrt_mega_op op[2];              /* operand row of instruction s in op[s & 1] */
-    uint64_t wbar[3], obar[2];
-};
-static_assert(sizeof(mrt_mega_op) % 64 == 0, "operand rows stay 64-byte aligned in the slot array");
-
-/* One thread: words of instruction s (if it exists) on their way into their ring entry. */
-static __device__ __forceinline__ void mrt_mega_fetch_words(mrt_mega_slots &S, const uint32_t *q, int s, int len) {
-    if (s >= len) return;
-    const uint32_t bar = mrt_smem_u32(&S.wbar[s % 3]), bytes = MRT_INSTR_WORDS * 4;
-    mrt_mbar_arrive_tx(bar, bytes);
-    mrt_bulk_load(mrt_smem_u32(S.w[s % 3]), q + (size_t)s * MRT_INSTR_WORDS, bytes, bar);
-}
-/* One thread: the operand row of instruction s (if it exists), less its TMA descriptors, on
- * its way into its slot; waits (bounded) for s's words, which name the row. */
-static __device__ __forceinline__ void mrt_mega_fetch_row(mrt_mega_slots &S, const mrt_mega_op *ops, int s, int len,
-                                                          unsigned *diag) {
-    if (s >= len) return;
-    mrt_mbar_wait_empty(mrt_smem_u32(&S.wbar[s % 3]), (uint32_t)(s / 3) & 1u, diag, s % 3, s, 3);
-    constexpr uint32_t skip = mrt_mega_row_skip, bytes = (uint32_t)sizeof(mrt_mega_op) - skip;
-    const uint32_t bar = mrt_smem_u32(&S.obar[s & 1]);
-    mrt_mbar_arrive_tx(bar, bytes);
-    mrt_bulk_load(mrt_smem_u32(&S.op[s & 1]) + skip, (const uint8_t *)&ops[S.w[s % 3][1]] + skip, bytes, bar);
-}
-#endif
 
 /* TN: the plan's tokens per GEMM tile (wgmma N), a template parameter so each instantiation
  * holds one width of the GEMM roles: with all five inlined, ptxas spilled 17 KB a thread
@@ -241,17 +187,19 @@ static __device__ __forceinline__ void mrt_mega_fetch_row(mrt_mega_slots &S, con
 template <bool TRACE, int TN>
 __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_args a) {
     extern __shared__ uint8_t mrt_mega_smem_raw[];
-#ifndef MRT_MEGA_TWO_SLOTS
     __shared__ uint32_t w[MRT_INSTR_WORDS];
     __shared__ __align__(64) mrt_mega_op op; /* the instruction's operand row, less its TMA descriptors */
-#else
-    __shared__ __align__(128) mrt_mega_slots S;
-#endif
-    __shared__ mrt_mega_fin_smem fin;
     __shared__ int last; /* gemm_fp8 groups: this CTA takes part in the group's finalization */
     /* GEMM layouts and TMA boxes want 1024-byte alignment (128-byte swizzle atoms) */
     const uint32_t raw = mrt_smem_u32(mrt_mega_smem_raw);
     uint8_t *smem = mrt_mega_smem_raw + (((raw + 1023u) & ~1023u) - raw);
+    /* The finalization's and A0's scratch share the dynamic shared memory with the
+     * instructions' tiles: a finalization runs after its tile (every TMA into the stages
+     * consumed, the CTA barrier passed) and A0 has no tile. As a static array its 7.3 KB
+     * came off the GEMM ring, whose stage count moves in steps: GLM-5 M=128's QKV_A tile (48
+     * K blocks, TN 128) had 1.3 KB to spare for its sixth stage and lost it to the 1.4 KB
+     * of the instruction-slot experiment (session 17 run 3). */
+    mrt_mega_fin_smem &fin = *(mrt_mega_fin_smem *)smem;
     const uint32_t *q = a.instr + (size_t)blockIdx.x * a.max_len * MRT_INSTR_WORDS;
     /* The step number (epoch, 1-based) comes from the device, not a launch argument, so a
      * CUDA graph of megakernel launches replays correctly: every launch has gridDim.x CTAs
@@ -259,33 +207,10 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
      * (k-1)*gridDim.x .. k*gridDim.x-1. */
     __shared__ unsigned epoch_s;
     if (threadIdx.x == 0) epoch_s = atomicAdd(a.launches, 1u) / gridDim.x + 1u;
-#ifdef MRT_MEGA_TWO_SLOTS
-    if (threadIdx.x == 0) {
-        for (int i = 0; i < 3; i++) mrt_mbar_init(mrt_smem_u32(&S.wbar[i]), 1);
-        for (int i = 0; i < 2; i++) mrt_mbar_init(mrt_smem_u32(&S.obar[i]), 1);
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-        mrt_mega_fetch_words(S, q, 0, a.max_len);
-        mrt_mega_fetch_words(S, q, 1, a.max_len);
-        mrt_mega_fetch_row(S, a.ops, 0, a.max_len, a.diag);
-    }
-#endif
     __syncthreads();
     const unsigned epoch = epoch_s;
     for (int slot = 0; slot < a.max_len; slot++) {
         __syncthreads(); /* the previous instruction is done with w and op */
-#ifdef MRT_MEGA_TWO_SLOTS
-        /* the buffers the previous instruction read (generic proxy) are free: the next words
-         * and row go into them (async proxy) while this instruction runs */
-        if (threadIdx.x == 0) {
-            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-            mrt_mega_fetch_words(S, q, slot + 2, a.max_len);
-            mrt_mega_fetch_row(S, a.ops, slot + 1, a.max_len, a.diag);
-        }
-        mrt_mbar_wait_full(mrt_smem_u32(&S.wbar[slot % 3]), (uint32_t)(slot / 3) & 1u, a.diag);
-        mrt_mbar_wait_full(mrt_smem_u32(&S.obar[slot & 1]), (uint32_t)(slot / 2) & 1u, a.diag);
-        uint32_t *const w = S.w[slot % 3];
-        mrt_mega_op &op = S.op[slot & 1];
-#else
         /* The instruction's words and its operand row, both into shared memory before one
          * barrier: every thread reads words 0-1 itself (one broadcast load), so the row's
          * copy needs no second barrier. The row leaves global memory because arguments read
@@ -296,7 +221,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         if (threadIdx.x < MRT_INSTR_WORDS) w[threadIdx.x] = q[slot * MRT_INSTR_WORDS + threadIdx.x];
         if ((w01.x & 0xFFu) != MRT_OPC_NOOP) mrt_mega_row_copy(op, a.ops[w01.y]);
         __syncthreads();
-#endif
         uint32_t opcode = w[0] & 0xFFu, nwait = (w[0] >> 16) & 0xFu, nsig = (w[0] >> 20) & 0xFu;
         if (opcode == MRT_OPC_NOOP) continue;
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_VISIBLE);
@@ -350,27 +274,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
              * signals. (One finalizer for the whole unit held QKV_A's kv unit on one SM for
              * 33-39 us, H200 2026-11-29.) Waiting for the group unbounded deadlocks where two
              * members share a worker's queue (seen under critical-path placement). */
-#ifdef MRT_MEGA_EARLY_CLAIM /* mega_gemm.cuh */
-            mrt_epi_iq_loads pre = {0, 0, 0, 0};
-            if (a.early_claim) { /* the same counters and groups as the finalization's below */
-                const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
-                                              a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
-                const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
-                const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
-                const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
-                if (g.tid == 0) fin.job[gi] = mrt_mega_claim(ctr, u.jobs);
-                if (o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(o.epi)) {
-                    g.sync();
-                    const int job = fin.job[gi];
-                    if (job >= 0) pre = mrt_epi_index_q_load(g, o.epi, u.m0 + job / u.pieces, u.h0 + job % u.pieces);
-                }
-                if (threadIdx.x == 0) {
-                    if (mrt_atom_add_acq_rel(ticket, 1u) + 1u != members * epoch)
-                        mrt_mega_group_wait(ticket, members * epoch, a.diag, (unsigned)slot, w[2]);
-                    last = 2; /* the groups hold their first jobs */
-                }
-            } else
-#endif
             if (threadIdx.x == 0) {
                 const unsigned t = mrt_atom_add_acq_rel(ticket, 1u) + 1u;
                 last = t == members * epoch || mrt_mega_group_ready(ticket, members * epoch);
@@ -386,8 +289,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
                 const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
 #ifdef MRT_MEGA_FIN_PROBE
                 if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, ph) && g.tid == 0)
-#elif defined(MRT_MEGA_EARLY_CLAIM)
-                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, last == 2, pre) && g.tid == 0)
 #else
                 if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi) && g.tid == 0)
 #endif
@@ -433,30 +334,15 @@ static int mega_smem(int *dyn, char *why, size_t n) {
     cudaError_t e = cudaFuncGetAttributes(&fa, mega_kernel(false, 16));
     if (e) return mrt_gpu_fail(why, n, "mega: kernel attributes: %s", cudaGetErrorString(e));
     *dyn = optin - (int)fa.sharedSizeBytes;
+    if (*dyn - 1024 < (int)sizeof(mrt_mega_fin_smem)) /* the kernel's scratch lives there too */
+        return mrt_gpu_fail(why, n, "mega: %d bytes of dynamic shared memory do not hold the finalization's %d", *dyn,
+                            (int)sizeof(mrt_mega_fin_smem));
     for (int tn = 8; tn <= 128 && !e; tn *= 2)
         for (int t = 0; t < 2 && !e; t++)
             e = cudaFuncSetAttribute(mega_kernel(t, tn), cudaFuncAttributeMaxDynamicSharedMemorySize, *dyn);
     if (e) return mrt_gpu_fail(why, n, "mega: %d bytes of shared memory: %s", *dyn, cudaGetErrorString(e));
     return 0;
 }
-
-#ifdef MRT_MEGA_EARLY_CLAIM
-/* -DMRT_MEGA_EARLY_CLAIM (mega_gemm.cuh): a member may wait for its group without a bound only
- * while no worker holds two tasks of a reduced gemm_fp8 op; other plans keep the bounded wait
- * (checked when the plan is loaded). */
-static int mega_early_claim_ok(const mrt_plan *p) {
-    char *seen = (char *)calloc((size_t)MRT_MAX_OPS * p->workers, 1);
-    int ok = seen != NULL;
-    for (int i = 0; i < p->n_tasks && ok; i++) {
-        const mrt_task *k = &p->tasks[i];
-        if (k->group < 0 || mrt_op_class_get(p->g->ops[k->op].kind)->opcode != MRT_OPC_GEMM_FP8) continue;
-        char *c = &seen[(size_t)k->op * p->workers + k->worker];
-        ok = !*c, *c = 1;
-    }
-    free(seen);
-    return ok;
-}
-#endif
 
 static mrt_status mega_load(mrt_gpu_exec *x) {
     mrt_plan *p = x->p;
@@ -494,9 +380,6 @@ static mrt_status mega_load(mrt_gpu_exec *x) {
         if (e) st = mrt_gpu_cuda_fail(x, e, "mega: buffers");
     }
     free(rows);
-#ifdef MRT_MEGA_EARLY_CLAIM
-    m->early_claim = mega_early_claim_ok(p);
-#endif
     if (!st) m->loaded = true;
     else { /* a later launch loads again from scratch: nothing of this attempt stays allocated */
         cudaFree(m->instr), cudaFree(m->table), cudaFree(m->events), cudaFree(m->tickets), cudaFree(m->launches);
@@ -529,9 +412,6 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
     }
     mrt_mega_args a = {m->instr, p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,
                        m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps
-#ifdef MRT_MEGA_EARLY_CLAIM
-                       , m->early_claim
-#endif
     };
     void *args[1] = {&a};
     const void *fn = mega_kernel(stamps != NULL, m->tn);

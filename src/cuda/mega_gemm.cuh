@@ -260,11 +260,7 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
  * A0's row one too (body spill 64 bytes), the step was slower: 99.2-100.7 us against 95.0-95.1
  * (H200, session 13 run 2). */
 static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
-                                        mrt_mega_fin_smem &sm, int gi
-#ifdef MRT_MEGA_EARLY_CLAIM
-                                        , const mrt_epi_iq_loads *pre = NULL /* INDEX_Q: its row inputs, loaded early */
-#endif
-) {
+                                        mrt_mega_fin_smem &sm, int gi) {
     const mrt_epi_args &e = o.epi;
     const int N = e.N, row = u.m0 + job / u.pieces, pc = job % u.pieces;
     int c0 = u.u0, c1 = u.u1; /* the job's columns: QKV_A kv, INDEX_K (whole unit) */
@@ -278,11 +274,7 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
      * session 15 runs 1-2, as -DMRT_MEGA_IQ_INPUTS_FIRST): mega -0.4 us roundrobin (six A B
      * pairs, -1.4 .. +0.4), -1.0 / -1.3 critical-path; D1 computed -> published 8.5 -> 8.0. */
     if (o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(e)) {
-#ifdef MRT_MEGA_EARLY_CLAIM
-        const mrt_epi_iq_loads l = pre ? *pre : mrt_epi_index_q_load(g, e, row, u.h0 + pc);
-#else
         const mrt_epi_iq_loads l = mrt_epi_index_q_load(g, e, row, u.h0 + pc);
-#endif
         mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
         g.sync();
         mrt_epi_index_q_t<true>(g, e, row, u.h0 + pc, l, sm.fsg(g, gi), sm.rowg(g, gi));
@@ -336,25 +328,6 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
     return -1;
 }
 
-#ifdef MRT_MEGA_EARLY_CLAIM
-/* -DMRT_MEGA_EARLY_CLAIM (experiment): every member of a gemm_fp8 reduce group takes part in
- * its finalization, and each of its finalization groups claims its first job beside the
- * member's ticket, before the group is complete (a claim reads no data), so that round trip
- * is off the path from the last member's computed to the first job. A claimed job must be
- * done, so a member waits for its group without the MRT_MEGA_HELP_NS bound (mrt_mega_group_wait,
- * mega.cu: bounded by the spin limit, past which the watchdog names it). That is deadlock-free
- * only where no worker holds two tasks of one reduced op (then every member is reached: queues
- * in plan order, the tasks before a member are of earlier ops, which complete by induction on
- * the op order); the host checks the plan (mega_early_claim_ok) and other plans keep the
- * bounded wait. An INDEX_Q group also loads its first job's row inputs (RoPE pair, gate
- * partials, q_a block sums: other ops' outputs, which the instruction's wait acquired) while
- * its member waits, so after the group completes a job is the split planes and the epilogue.
- * Same jobs, same sums: the same bytes. */
-#ifdef MRT_MEGA_FIN_PROBE
-#error "-DMRT_MEGA_EARLY_CLAIM and -DMRT_MEGA_FIN_PROBE: one at a time"
-#endif
-#endif
-
 /* A member's part of its group's finalization (every member's partial visible): group gi
  * (mrt_mega_fin_threads threads) claims jobs until none is left. True, in the group's thread
  * 0, for the group that completed the unit's last job (it performs the finalizer signals). */
@@ -368,9 +341,6 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi
 #ifdef MRT_MEGA_FIN_PROBE
                                                  , unsigned long long *ph
-#elif defined(MRT_MEGA_EARLY_CLAIM)
-                                                 , bool first /* sm.job[gi]: the job this group claimed early */
-                                                 , const mrt_epi_iq_loads &pre /* its INDEX_Q row inputs */
 #endif
 ) {
     const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
@@ -382,11 +352,7 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
     unsigned prev_done = 0;
     bool pending = false;
     for (;;) {
-#ifdef MRT_MEGA_EARLY_CLAIM
-        if (g.tid == 0 && !first) {
-#else
         if (g.tid == 0) {
-#endif
             const int j = mrt_mega_claim(c, u.jobs);
             if (pending) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
             sm.job[gi] = j;
@@ -394,12 +360,7 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         g.sync();
         const int job = sm.job[gi];
         if (job < 0) break;
-#ifdef MRT_MEGA_EARLY_CLAIM
-        mrt_mega_fin_job(o, u, job, g, sm, gi, first ? &pre : NULL);
-        first = false;
-#else
         mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
-#endif
 #ifdef MRT_MEGA_FIN_PROBE
         if (ph && gi == 0 && g.tid == 0 && !pending) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif
