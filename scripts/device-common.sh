@@ -24,6 +24,21 @@ build_variant() {
     make -j16 BUILD=build-$1 EXTRA_NVCCFLAGS="$2" build-$1/$3 > "$O/build-$1.log" 2>&1 || echo "$1 build FAILED"
 }
 
+# The megakernel's sanitizer build flags: the spin bound 1000x (compute-sanitizer slows
+# kernels 100x or more), no clusters (racecheck does not follow distributed shared memory).
+SAN="-DMRT_SPIN_LIMIT_CYCLES=2000000000000LL -DMRT_A0_CLUSTER=1 -DMRT_GEMM_NO_CLUSTER"
+
+# mega_builds [NAME FLAGS]: build/ (megartp, test_mega_prefix, test_mega), build-san/
+# (test_mega_prefix with $SAN) and, given NAME, build-NAME/ (megartp with FLAGS) side by
+# side; reports the time taken (needs $t0).
+mega_builds() {
+    [ $# -ge 2 ] && build_variant "$1" "$2" megartp &
+    build_variant san "$SAN" tests/gpu/test_mega_prefix &
+    build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega
+    wait
+    echo "builds $((SECONDS - t0)) s"
+}
+
 # build_variant_c NAME FLAGS TARGET: the same with EXTRA_CFLAGS=FLAGS (host C: the planner,
 # the models), e.g. a plan-rule A/B.
 build_variant_c() {
@@ -160,6 +175,25 @@ ab_bench() {
         for b in "$@"; do
             timeout 60 $b/megartp bench glm5-prefix --modes "$modes" > "$O/bench-$modes-$b-$r.md" 2>&1
             echo "$modes $b round $r rc=$? $(grep -E 'step, ' "$O/bench-$modes-$b-$r.md" | tr -s ' ' | cut -c1-100 | tr '\n' ' ')"
+        done
+    done
+}
+
+# ab_shapes "BUILD_DIR..." "M BATCH KV"...: megartp bench glm5-prefix --modes mega at each shape
+# from each build folder in turn (log $O/ab-<dir>-M-KV.md; a shape given twice overwrites its
+# first log, its line stays in the summary); prints the step line, and on a failure the
+# watchdog records that are not stuck GEMM tiles.
+ab_shapes() {
+    local builds=$1 s b rc f
+    shift
+    for s in "$@"; do
+        set -- $s
+        for b in $builds; do
+            f="$O/ab-$b-$1-$3.md"
+            timeout 40 $b/megartp bench glm5-prefix --m $1 --batch $2 --kv $3 --modes mega > "$f" 2>&1
+            rc=$?
+            echo "M=$1 KV=$3 $b rc=$rc $(grep -E 'step, mega' "$f" | tr -s ' ' | cut -c1-100)"
+            [ $rc != 0 ] && grep -v "GEMM tile" "$f" | head -12 | cut -c1-400
         done
     done
 }
