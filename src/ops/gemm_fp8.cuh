@@ -26,7 +26,9 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     float acc[TN / 2], tile[TN / 2];
 #pragma unroll
     for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f, tile[r] = 0.0f;
+#ifndef MRT_GEMM_SCALES_LATE
     mrt_mbar_wait_full(b.scales(), 0, a.diag);
+#endif
     /* read once: in the megakernel `a` is shared memory (the operand row), which every
      * mbarrier asm's memory clobber would have the compiler re-read (and spill) each K block
      * (ncu, H200, session 12 run 6). Mega 97.51 / 97.50 us against 98.19 / 97.99 re-read (run 7) */
@@ -53,6 +55,12 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
         __syncwarp();
         if (lane == 0) mrt_mbar_arrive(b.empty(s)); /* this warp is done reading stage s */
         if ((ctid & 127) == 0) pr.set(2 + wg, i + 1);
+#ifdef MRT_GEMM_SCALES_LATE
+        /* -DMRT_GEMM_SCALES_LATE (experiment, docs/MEGAKERNEL.md session 17 next step 2): K
+         * block 0's wgmmas need only their stage; the scales (gathered after the event wait,
+         * from HBM for the weights') are first read by its promotion below */
+        if (i == 0) mrt_mbar_wait_full(b.scales(), 0, diag);
+#endif
         const float sw = sws[i];
         const float *sx = sxs + i * TN;
 #pragma unroll
