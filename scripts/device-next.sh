@@ -2,9 +2,9 @@
 # The next session's first device run (written 2026-11-30, end of session 17). Session 17
 # ended at mega 85.9-86.0 us (M=16 KV=8192, roundrobin), serial 73.4-73.6, cmp 51.1-51.4
 # (bench/RESULTS.md "Session 17"). Two prepared experiments, compile-checked, default PTX
-# identical (mega.cu: up to the two renamed shared arrays):
-#   ob = -DMRT_MEGA_OPAQUE_BUFS=64: at TN <= 64 the kernel reaches an instruction's words and
-#        row through an offset the compiler cannot see, which gives the called GEMM tile the
+# identical (mega.cu: up to the renamed shared array w_s):
+#   ob = -DMRT_MEGA_OPAQUE_WORDS=64: at TN <= 64 the kernel reaches an instruction's words
+#        through an offset the compiler cannot see, which gives the called GEMM tile the
 #        register allocation it had under session 17's instruction slots (TN 16: 24 / 24 bytes
 #        of spill instead of 68 / 304), when the slots ran 3.5 us faster at M=16 (and slower
 #        at M=128, where TN is 128 and ob changes nothing);
@@ -16,7 +16,7 @@
 # Run: timeout 570 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant ob -DMRT_MEGA_OPAQUE_BUFS=64 "megartp build-ob/tests/gpu/test_mega_prefix" &
+build_variant ob -DMRT_MEGA_OPAQUE_WORDS=64 "megartp build-ob/tests/gpu/test_mega_prefix" &
 build_variant sl -DMRT_GEMM_SCALES_LATE "megartp build-sl/tests/gpu/test_mega_prefix build-sl/tests/gpu/test_gemm_fp8" &
 build_or_exit build/megartp
 wait

@@ -188,7 +188,7 @@ template <bool TRACE, int TN>
 __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_args a) {
     extern __shared__ uint8_t mrt_mega_smem_raw[];
     __shared__ uint32_t w_s[MRT_INSTR_WORDS];
-    __shared__ __align__(64) mrt_mega_op op_s[1]; /* the instruction's operand row, less its TMA descriptors */
+    __shared__ __align__(64) mrt_mega_op op; /* the instruction's operand row, less its TMA descriptors */
     __shared__ int last; /* gemm_fp8 groups: this CTA takes part in the group's finalization */
     /* GEMM layouts and TMA boxes want 1024-byte alignment (128-byte swizzle atoms) */
     const uint32_t raw = mrt_smem_u32(mrt_mega_smem_raw);
@@ -211,20 +211,20 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
     const unsigned epoch = epoch_s;
     for (int slot = 0; slot < a.max_len; slot++) {
         __syncthreads(); /* the previous instruction is done with w and op */
-#ifdef MRT_MEGA_OPAQUE_BUFS
-        /* -DMRT_MEGA_OPAQUE_BUFS=N (experiment, docs/MEGAKERNEL.md session 17 next step 1): at
-         * TN <= N the kernel reaches the words and the row through an offset (0) the compiler
-         * cannot see, as it did through the instruction slots' buffers. ptxas then allocates
-         * the called GEMM tile differently although its PTX is the same (TN 16: 24 bytes of
-         * spill stores and 24 of loads instead of 68 and 304; TN 128: 296 and 388 instead of
-         * 192 and 452), and the slots ran 3.5 us faster at M=16, 23 us slower at M=128. */
+#ifdef MRT_MEGA_OPAQUE_WORDS
+        /* -DMRT_MEGA_OPAQUE_WORDS=N (experiment, docs/MEGAKERNEL.md session 17 next step 1):
+         * at TN <= N the kernel reaches the instruction's words through an offset (0) the
+         * compiler cannot see, as it did through the instruction slots' buffers. ptxas then
+         * allocates the called GEMM tile differently although its PTX is the same (TN 16: 24
+         * bytes of spill stores and 24 of loads instead of 68 and 304; the kernel 656 bytes
+         * of stack instead of 800; TN 128: 296 / 388 instead of 192 / 452), and the slots ran
+         * 3.5 us faster at M=16, 23 us slower at M=128. */
         unsigned zz = 0;
-        if (TN <= MRT_MEGA_OPAQUE_BUFS) asm volatile("" : "+r"(zz));
+        if (TN <= MRT_MEGA_OPAQUE_WORDS) asm volatile("" : "+r"(zz));
 #else
         const unsigned zz = 0;
 #endif
         uint32_t *const w = w_s + zz;
-        mrt_mega_op &op = op_s[zz];
         /* The instruction's words and its operand row, both into shared memory before one
          * barrier: every thread reads words 0-1 itself (one broadcast load), so the row's
          * copy needs no second barrier. The row leaves global memory because arguments read
