@@ -72,7 +72,7 @@ extern "C" int mrt_gpu_watchdog_report(char *buf, size_t n) {
     if (buf && n) buf[0] = 0;
     if (!mrt_diag_host) return 0;
     /* Stuck GEMM tiles last: in a megakernel hang most records are tiles held up by the
-     * wait (or lost copy) that the other records name, and the buffer may not hold them all. */
+     * wait that another record names, and the caller's buffer may not hold them all. */
     for (int k = 0; k < 2 * MRT_DIAG_SLOTS; k++) {
         const int i = k % MRT_DIAG_SLOTS;
         volatile unsigned *d = mrt_diag_host + i * MRT_DIAG_WORDS;

@@ -7,7 +7,7 @@
  *            expected and seen in the host-mapped watchdog buffer and traps; then
  *            fence.acq_rel.gpu (the acquire) and fence.proxy.async.global (TMA reads of
  *            producer data follow). GEMM tiles wait in
- *            their activation loader and store only, so their weights stream meanwhile; other
+ *            their activation loader only, so their weights stream meanwhile; other
  *            ops wait before they start (thread 0, then a CTA barrier).
  *   run:     A0 rows, GEMM tiles (src/cuda/mega_gemm.cuh), E1 tiles, F1 rows: the device
  *            functions of the standalone kernels.
@@ -425,8 +425,7 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
         if (e) return mrt_gpu_cuda_fail(x, e, "mega: upload");
     }
     mrt_mega_args a = {m->instr, p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,
-                       m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps
-    };
+                       m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps};
     void *args[1] = {&a};
     const void *fn = mega_kernel(stamps != NULL, m->tn);
     cudaError_t e = cudaLaunchCooperativeKernel(fn, dim3(p->workers), dim3(MRT_MEGA_THREADS), args, (size_t)m->smem,

@@ -29,8 +29,9 @@
 
 /* An instruction's event waits, run by one warp (lane 0 spins, the warp leaves together):
  * ld.relaxed.gpu until each counter reaches threshold * epoch (compared modulo 2^32),
- * bounded by MRT_SPIN_LIMIT_CYCLES like every spin (past the bound: a watchdog record naming
- * worker, instruction, task, event, expected and seen, then a trap); then one
+ * bounded by half of MRT_SPIN_LIMIT_CYCLES, below the GEMM tile watchdog's (past the bound:
+ * a watchdog record naming worker, instruction, task, event, expected and seen, then a
+ * trap); then one
  * fence.acq_rel.gpu (with the relaxed reads that saw the counts, PTX's acquire pattern) and
  * fence.proxy.async.global (TMA reads of the producers' data follow). Relaxed polls because
  * an ld.acquire.gpu is a load plus an invalidation of the SM's whole L1 (CCTL.IVALL in the
