@@ -39,6 +39,15 @@ mega_builds() {
     echo "builds $((SECONDS - t0)) s"
 }
 
+# build_with NAME FLAGS TARGET: build/megartp and, beside it, the variant (build_variant NAME
+# FLAGS TARGET); reports the time taken (needs $t0).
+build_with() {
+    build_variant "$1" "$2" "$3" &
+    build_or_exit build/megartp
+    wait
+    echo "builds $((SECONDS - t0)) s"
+}
+
 # build_variant_c NAME FLAGS TARGET: the same with EXTRA_CFLAGS=FLAGS (host C: the planner,
 # the models), e.g. a plan-rule A/B.
 build_variant_c() {

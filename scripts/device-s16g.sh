@@ -6,10 +6,7 @@
 # Run: timeout 240 bash scripts/device-s16g.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant gp -DMRT_GEMM_PROBE megartp &
-build_or_exit build/megartp
-wait
-echo "builds $((SECONDS - t0)) s"
+build_with gp -DMRT_GEMM_PROBE megartp
 {
 timeout 30 build-gp/megartp trace glm5-prefix --backend mega -o "$O/trace-gp.json" > "$O/trace-gp.txt" 2>&1
 echo "trace gp rc=$?"
