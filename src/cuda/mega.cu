@@ -211,19 +211,16 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
     const unsigned epoch = epoch_s;
     for (int slot = 0; slot < a.max_len; slot++) {
         __syncthreads(); /* the previous instruction is done with w and op */
-#ifdef MRT_MEGA_OPAQUE_WORDS
-        /* -DMRT_MEGA_OPAQUE_WORDS=N (experiment, docs/MEGAKERNEL.md session 17 next step 1):
-         * at TN <= N the kernel reaches the instruction's words through an offset (0) the
-         * compiler cannot see, as it did through the instruction slots' buffers. ptxas then
-         * allocates the called GEMM tile differently although its PTX is the same (TN 16: 24
-         * bytes of spill stores and 24 of loads instead of 68 and 304; the kernel 656 bytes
-         * of stack instead of 800; TN 128: 296 / 388 instead of 192 / 452), and the slots ran
-         * 3.5 us faster at M=16, 23 us slower at M=128. */
+        /* At TN <= 64 the kernel reaches the instruction's words through an offset (0) the
+         * compiler cannot see. ptxas then allocates the called GEMM tile differently although
+         * its PTX is the same (TN 16: 24 bytes of spill stores and 24 of loads instead of 68
+         * and 304; the kernel's own stack 656 bytes instead of 800), found through session
+         * 17's instruction slots, which reached the words through two alternating buffers.
+         * H200, session 18 run 1: M=16 KV=8192 82.85 us against 86.60, M=1 KV=1024 62.7
+         * against 67.2, M=64 143.3 against 145.5. Not at TN 128, where the same offset spilled
+         * more (296 / 388 bytes instead of 192 / 452) and the slots lost 23 us at M=128. */
         unsigned zz = 0;
-        if (TN <= MRT_MEGA_OPAQUE_WORDS) asm volatile("" : "+r"(zz));
-#else
-        const unsigned zz = 0;
-#endif
+        if (TN <= 64) asm volatile("" : "+r"(zz));
         uint32_t *const w = w_s + zz;
         /* The instruction's words and its operand row, both into shared memory before one
          * barrier: every thread reads words 0-1 itself (one broadcast load), so the row's

@@ -15,6 +15,14 @@
 
 #include "gemm_core.cuh"
 
+/* -DMRT_GEMM_SCALES_LATE=N (experiment, docs/MEGAKERNEL.md session 17 next step 2): at TN <=
+ * N, K block 0's wgmmas need only their stage; the consumers wait for the scales (gathered
+ * after the event wait, from HBM for the weights') before its promotion instead of before the
+ * loop. At every TN (H200, session 18 run 1): mega M=16 KV=8192 84.9 against 86.6 us, M=128
+ * 227.0 against 224.2, serial +0.5, cmp +0.9. */
+#ifndef MRT_GEMM_SCALES_LATE
+#define MRT_GEMM_SCALES_LATE 0
+#endif
 /* Run by the 256 consumer threads (ctid 0..255). Leaves the CTA's fp32 C tile transposed
  * into the staging area stg[m_local][n_local], visible to all consumer threads. */
 template <int TN>
@@ -26,9 +34,7 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     float acc[TN / 2], tile[TN / 2];
 #pragma unroll
     for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f, tile[r] = 0.0f;
-#ifndef MRT_GEMM_SCALES_LATE
-    mrt_mbar_wait_full(b.scales(), 0, a.diag);
-#endif
+    if (TN > MRT_GEMM_SCALES_LATE) mrt_mbar_wait_full(b.scales(), 0, a.diag);
     /* read once: in the megakernel `a` is shared memory (the operand row), which every
      * mbarrier asm's memory clobber would have the compiler re-read (and spill) each K block
      * (ncu, H200, session 12 run 6). Mega 97.51 / 97.50 us against 98.19 / 97.99 re-read (run 7) */
@@ -55,12 +61,8 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
         __syncwarp();
         if (lane == 0) mrt_mbar_arrive(b.empty(s)); /* this warp is done reading stage s */
         if ((ctid & 127) == 0) pr.set(2 + wg, i + 1);
-#ifdef MRT_GEMM_SCALES_LATE
-        /* -DMRT_GEMM_SCALES_LATE (experiment, docs/MEGAKERNEL.md session 17 next step 2): K
-         * block 0's wgmmas need only their stage; the scales (gathered after the event wait,
-         * from HBM for the weights') are first read by its promotion below */
-        if (i == 0) mrt_mbar_wait_full(b.scales(), 0, diag);
-#endif
+        /* scales late (MRT_GEMM_SCALES_LATE above): first read by K block 0's promotion */
+        if (TN <= MRT_GEMM_SCALES_LATE && i == 0) mrt_mbar_wait_full(b.scales(), 0, diag);
         const float sw = sws[i];
         const float *sx = sxs + i * TN;
 #pragma unroll
