@@ -50,6 +50,12 @@ static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) 
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+/* The widest GEMM tile (TN) whose kernel reaches the instruction's words through an unseen
+ * offset (the kernel loop below says why). */
+#ifndef MRT_MEGA_OPAQUE_TN
+#define MRT_MEGA_OPAQUE_TN 64
+#endif
+
 /* How long a member that is not the last of its gemm_fp8 reduce group waits for the group
  * before leaving its finalization to the others (bounded: it never deadlocks, and a member
  * far ahead of its group does not hold its queue). */
@@ -218,9 +224,10 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
          * 17's instruction slots, which reached the words through two alternating buffers.
          * H200, session 18 run 1: M=16 KV=8192 82.85 us against 86.60, M=1 KV=1024 62.7
          * against 67.2, M=64 143.3 against 145.5. Not at TN 128, where the same offset spilled
-         * more (296 / 388 bytes instead of 192 / 452) and the slots lost 23 us at M=128. */
+         * more (296 / 388 bytes instead of 192 / 452) and the slots lost 23 us at M=128
+         * (-DMRT_MEGA_OPAQUE_TN=N: at TN <= N, for that A B). */
         unsigned zz = 0;
-        if (TN <= 64) asm volatile("" : "+r"(zz));
+        if (TN <= MRT_MEGA_OPAQUE_TN) asm volatile("" : "+r"(zz));
         uint32_t *const w = w_s + zz;
         /* The instruction's words and its operand row, both into shared memory before one
          * barrier: every thread reads words 0-1 itself (one broadcast load), so the row's
