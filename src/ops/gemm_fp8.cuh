@@ -23,6 +23,12 @@
 #ifndef MRT_GEMM_SCALES_LATE
 #define MRT_GEMM_SCALES_LATE 0
 #endif
+/* -DMRT_GEMM_DIAG_WGMMAS=N (diagnostic builds, results wrong): N of a K block's four k32
+ * wgmmas, so the GEMM probe's K block 0 -> last splits a K block's ~0.4 us into the wgmmas'
+ * share and the rest (barriers, promotion, the ring). */
+#ifndef MRT_GEMM_DIAG_WGMMAS
+#define MRT_GEMM_DIAG_WGMMAS 4
+#endif
 /* Run by the 256 consumer threads (ctid 0..255). Leaves the CTA's fp32 C tile transposed
  * into the staging area stg[m_local][n_local], visible to all consumer threads. */
 template <int TN>
@@ -49,7 +55,7 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
         mrt_wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < 4; kk++)
+        for (int kk = 0; kk < MRT_GEMM_DIAG_WGMMAS; kk++)
             mrt_wgmma<TN>::e4m3(tile, mrt_sdesc_k(wa + 32 * kk), mrt_sdesc_k(xa + 32 * kk), kk);
         mrt_wgmma_commit();
         mrt_wgmma_wait<0>();
