@@ -492,7 +492,9 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
                                                       const Wait &wait, int lane) {
     typedef mrt_gemm_kind<KIND> K_;
     typedef mrt_gemm_layout<KIND, TN> L;
+#ifndef MRT_GEMM_DIAG_X_EARLY
     wait(lane); /* everything below reads the producer's output */
+#endif
     const int first = t.nkb < a.stages ? t.nkb : a.stages;
     const int col0 = t.batch * a.act_batch_col + t.kb0 * K_::KB;
     uint64_t pol = 0;
@@ -509,6 +511,11 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
         mrt_gemm_gather_sx<TN>(t, a, sxs, lane);
         mrt_gemm_scales_written(b, 1);
     }
+#ifdef MRT_GEMM_DIAG_X_EARLY /* diagnostic builds, results wrong: the ring's activations and the
+                                scales before the wait, so the GEMM probe shows a K block with
+                                its operands long in shared memory */
+    wait(lane);
+#endif
     if (lane == 0) {
         /* i >= first = stages here: the refill of stage s waits for its fill's previous phase */
         mrt_ring r = {0, a.stages, 0u};
