@@ -109,9 +109,10 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
  * input -> computed unchanged (session 13 run 5, 8d761f4); ptxas ignored some of those
  * setmaxnreg at TN 64 (C7507) and the step hung there until the watchdog (run 4). */
 template <int KIND, int TN>
-static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
-                                                        const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
-                                                          const mrt_mega_wait &wait, unsigned long long *ph) {
+static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op &o, const CUtensorMap *tw,
+                                                               const CUtensorMap *tx, const uint32_t *pl,
+                                                               uint8_t *smem, const mrt_mega_wait &wait,
+                                                               unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;
     const mrt_gemm_args &a = o.ga; /* shared memory (the instruction's row), not a local copy */
     int m1, n1;
@@ -195,6 +196,12 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
             o.qmla[((size_t)m * o.heads + t.batch) * (o.cols + o.rope) + o.cols + r] =
                 o.q_pe[((size_t)m * o.heads + t.batch) * o.rope + r];
         }
+}
+template <int KIND, int TN>
+static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
+                                                        const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
+                                                        const mrt_mega_wait &wait, unsigned long long *ph) {
+    mrt_mega_gemm_tile_body<KIND, TN>(o, tw, tx, pl, smem, wait, ph);
 }
 
 /* Scratch of the finalization groups (static shared memory of the megakernel): three groups
