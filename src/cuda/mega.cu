@@ -56,6 +56,17 @@ static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) 
 #define MRT_MEGA_OPAQUE_TN 64
 #endif
 
+/* Experiment (session 18 run 6): the GEMM tiles of TN <= N inlined in the kernel body
+ * (-DMRT_MEGA_INLINE_GEMM=N; 0: every tile a call), with -DMRT_MEGA_INLINE_E1 the wgmma E1 tile
+ * too (then no call holds a wgmma: no C7510). Both at every TN, H200: M=16 KV=8192 80.9 / 81.0
+ * us against 83.1 / 82.8, M=1 KV=1024 60.2 against 62.7, but M=16 KV=65536 199.9 against
+ * 195.3, M=128 231.3 against 225.7; the probe's K block 0 -> last barely moved (B0 4.22
+ * against 4.54 us, D0 5.66 against 6.11): four dependent wgmmas cost about as much without
+ * the serialization. */
+#ifndef MRT_MEGA_INLINE_GEMM
+#define MRT_MEGA_INLINE_GEMM 0
+#endif
+
 /* How long a member that is not the last of its gemm_fp8 reduce group waits for the group
  * before leaving its finalization to the others (bounded: it never deadlocks, and a member
  * far ahead of its group does not hold its queue). */
@@ -119,7 +130,7 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
  * wgmma of a kernel that calls a function holding wgmma (C7510), and it is still faster:
  * with the GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body)
  * the step measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
-#ifdef MRT_MEGA_INLINE_WGMMA
+#ifdef MRT_MEGA_INLINE_E1 /* experiment: the wgmma E1 tile inlined in the kernel body */
 static __device__ __forceinline__
 #else
 static __device__ __noinline__
@@ -264,15 +275,19 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
             mrt_mega_a0(o, pl, fin.ds, ph);
             break;
-#ifdef MRT_MEGA_INLINE_WGMMA /* experiment: every wgmma in the kernel body (no C7510) */
-        case MRT_OPC_GEMM_FP8: mrt_mega_gemm_tile_body<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
-        case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile_body<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
-        case MRT_OPC_BMM_BF16: mrt_mega_gemm_tile_body<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
-#else
-        case MRT_OPC_GEMM_FP8: mrt_mega_gemm_tile<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
-        case MRT_OPC_GEMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
-        case MRT_OPC_BMM_BF16: mrt_mega_gemm_tile<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
-#endif
+        /* -DMRT_MEGA_INLINE_GEMM=N (experiment): GEMM tiles of TN <= N inlined in the kernel body */
+        case MRT_OPC_GEMM_FP8:
+            if (TN <= MRT_MEGA_INLINE_GEMM) mrt_mega_gemm_tile_body<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph);
+            else mrt_mega_gemm_tile<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph);
+            break;
+        case MRT_OPC_GEMM_BF16:
+            if (TN <= MRT_MEGA_INLINE_GEMM) mrt_mega_gemm_tile_body<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph);
+            else mrt_mega_gemm_tile<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph);
+            break;
+        case MRT_OPC_BMM_BF16:
+            if (TN <= MRT_MEGA_INLINE_GEMM) mrt_mega_gemm_tile_body<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph);
+            else mrt_mega_gemm_tile<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph);
+            break;
         case MRT_OPC_INDEX_LOGITS:
 #ifndef MRT_E1_MMA_SYNC /* the mma.sync tile only as a call: no E1 code inlined in the kernel body */
             if (o.il.heads == 32 || o.il.heads == 64) mrt_mega_il_tile_wg(o, pl, smem);
