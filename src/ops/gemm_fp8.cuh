@@ -29,6 +29,17 @@
 #ifndef MRT_GEMM_DIAG_WGMMAS
 #define MRT_GEMM_DIAG_WGMMAS 4
 #endif
+/* -DMRT_GEMM_ACC_CHAINS=C (experiment, 1 or 2 or 4): a K block's four k32 wgmmas go to C
+ * independent accumulators (k32 step kk to chain kk % C), summed in chain order before the
+ * promotion. Why: the four wgmmas accumulate into one tile, each waiting for the one before,
+ * and their chain is ~0.2 us of a K block's ~0.4 whether ptxas serializes them (C7510, the
+ * megakernel's calls) or not (inlined): session 18 runs 4 and 6 (H200, GEMM probe). C > 1
+ * can only overlap them where nothing serializes (the standalone kernels; the megakernel
+ * with -DMRT_MEGA_INLINE_GEMM and -DMRT_MEGA_INLINE_E1). The sums' order changes the fp32
+ * rounding: serial and mega built alike still agree in bytes. At TN <= 32 only. */
+#ifndef MRT_GEMM_ACC_CHAINS
+#define MRT_GEMM_ACC_CHAINS 1
+#endif
 /* Run by the 256 consumer threads (ctid 0..255). Leaves the CTA's fp32 C tile transposed
  * into the staging area stg[m_local][n_local], visible to all consumer threads. */
 template <int TN>
@@ -40,6 +51,14 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     float acc[TN / 2], tile[TN / 2];
 #pragma unroll
     for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f, tile[r] = 0.0f;
+#if MRT_GEMM_ACC_CHAINS > 1
+    constexpr int CH = TN <= 32 ? MRT_GEMM_ACC_CHAINS : 1; /* wider tiles have no registers to spare */
+    float chain[CH > 1 ? CH - 1 : 1][TN / 2];
+#pragma unroll
+    for (int c = 0; c < CH - 1; c++)
+#pragma unroll
+        for (int r = 0; r < TN / 2; r++) chain[c][r] = 0.0f;
+#endif
     if (TN > MRT_GEMM_SCALES_LATE) mrt_mbar_wait_full(b.scales(), 0, a.diag);
     /* read once: in the megakernel `a` is shared memory (the operand row), which every
      * mbarrier asm's memory clobber would have the compiler re-read (and spill) each K block
@@ -54,12 +73,30 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
         mrt_wgmma_fence();
+#if MRT_GEMM_ACC_CHAINS > 1
+#pragma unroll
+        for (int kk = 0; kk < MRT_GEMM_DIAG_WGMMAS; kk++) {
+            const uint64_t da = mrt_sdesc_k(wa + 32 * kk), db = mrt_sdesc_k(xa + 32 * kk);
+            if (kk % CH == 0) mrt_wgmma<TN>::e4m3(tile, da, db, kk / CH);
+            else mrt_wgmma<TN>::e4m3(chain[kk % CH - 1], da, db, kk / CH);
+        }
+        mrt_wgmma_commit();
+        mrt_wgmma_wait<0>();
+        mrt_reg_fence(tile);
+#pragma unroll
+        for (int c = 0; c < CH - 1; c++) {
+            mrt_reg_fence(chain[c]);
+#pragma unroll
+            for (int r = 0; r < TN / 2; r++) tile[r] += chain[c][r];
+        }
+#else
 #pragma unroll
         for (int kk = 0; kk < MRT_GEMM_DIAG_WGMMAS; kk++)
             mrt_wgmma<TN>::e4m3(tile, mrt_sdesc_k(wa + 32 * kk), mrt_sdesc_k(xa + 32 * kk), kk);
         mrt_wgmma_commit();
         mrt_wgmma_wait<0>();
         mrt_reg_fence(tile);
+#endif
 #ifdef MRT_GEMM_PROBE /* probe builds: when K block 0's and the last K block's data were ready */
         if (ctid == 0 && i == 0) pr.stamp(0);
         if (ctid == 0 && i == nkb - 1) pr.stamp(1);
