@@ -174,6 +174,20 @@ mega_traces() {
     done
 }
 
+# probe_traces BUILD_NAME...: `megartp trace glm5-prefix --backend mega` from each probe build
+# build-NAME/ (-DMRT_GEMM_PROBE: a GEMM tile's "weights issued" and "visible" are K block 0's
+# and the last K block's data ready; log $O/trace-NAME.txt, JSON beside it); prints the GEMM
+# ops' medians of input -> K block 0 -> last K block -> computed (scripts/trace_phases.py).
+probe_traces() {
+    local b
+    for b in "$@"; do
+        timeout 30 build-$b/megartp trace glm5-prefix --backend mega -o "$O/trace-$b.json" > "$O/trace-$b.txt" 2>&1
+        echo "trace-$b rc=$?"
+        python3 scripts/trace_phases.py "$O/trace-$b.json" "input ready" "weights issued" visible "compute done" |
+            grep -E "tasks|B0|D1|D0|B1"
+    done
+}
+
 # ab_bench MODES BUILD_DIR...: megartp bench glm5-prefix --modes MODES from each build folder in
 # turn, twice (A B A B, so drift shows); logs $O/bench-<modes>-<dir>-<round>.md; prints each
 # step line.

@@ -11,7 +11,9 @@
 #          and loss is E1's);
 #   inl  = -DMRT_MEGA_INLINE_GEMM=32 -DMRT_MEGA_INLINE_E1: run 6's inlining at TN <= 32 only
 #          (no C7510 in the TN 8 / 16 / 32 kernels);
-#   inl4 = inl + ac4: the four chains where nothing serializes them.
+#   inl4 = inl + ac4: the four chains where nothing serializes them;
+#   pw   = -DMRT_GEMM_PROBE -DMRT_GEMM_PROBE_WAITS beside gp = -DMRT_GEMM_PROBE: the probe's
+#          K block 0 -> last as the consumers' time in the full waits against all of it.
 # serial / cmp / mega A B for ac4 (standalone GEMMs change too), the megakernel A B C D at the
 # shapes that moved, the byte tests of ac4 and inl4.
 # Run: timeout 570 bash scripts/device-next.sh
@@ -23,12 +25,15 @@ build_variant ie -DMRT_MEGA_INLINE_E1 megartp &
 build_variant inl "-DMRT_MEGA_INLINE_GEMM=32 -DMRT_MEGA_INLINE_E1" megartp &
 build_variant inl4 "-DMRT_MEGA_INLINE_GEMM=32 -DMRT_MEGA_INLINE_E1 -DMRT_GEMM_ACC_CHAINS=4" \
     "megartp build-inl4/tests/gpu/test_mega_prefix" &
+build_variant gp -DMRT_GEMM_PROBE megartp &
+build_variant pw "-DMRT_GEMM_PROBE -DMRT_GEMM_PROBE_WAITS" megartp &
 build_or_exit build/megartp
 wait
 echo "builds $((SECONDS - t0)) s"
 {
 ab_bench serial,cmp,mega build build-ac4
 ab_shapes "build build-ie build-inl build-inl4" "16 2 8192" "1 1 1024" "16 2 65536" "16 2 8192"
+probe_traces gp pw
 build_tests 120 test_gemm_fp8 ac4
 build_tests 150 test_mega_prefix ac4 inl4
 echo "t=$((SECONDS - t0)) s"

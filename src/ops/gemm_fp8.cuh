@@ -26,6 +26,12 @@
 /* -DMRT_GEMM_DIAG_WGMMAS=N (diagnostic builds, results wrong): N of a K block's four k32
  * wgmmas, so the GEMM probe's K block 0 -> last splits a K block's ~0.4 us into the wgmmas'
  * share and the rest (barriers, promotion, the ring). */
+/* -DMRT_GEMM_PROBE_WAITS (diagnostic, with -DMRT_GEMM_PROBE): the probe's "last K block
+ * ready" stamp becomes K block 0's plus the time consumer thread 0 spent in the full waits of
+ * K blocks 1.., so the probe's K block 0 -> last splits into waiting for stages and the rest. */
+#if defined(MRT_GEMM_PROBE_WAITS) && !defined(MRT_GEMM_PROBE)
+#error "-DMRT_GEMM_PROBE_WAITS needs -DMRT_GEMM_PROBE"
+#endif
 #ifndef MRT_GEMM_DIAG_WGMMAS
 #define MRT_GEMM_DIAG_WGMMAS 4
 #endif
@@ -66,10 +72,19 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     unsigned *const diag = a.diag;
     const int nkb = t.nkb;
     mrt_ring r = {0, a.stages, 0u};
+#ifdef MRT_GEMM_PROBE_WAITS
+    unsigned long long waited = 0; /* ctid 0: ns spent in the full waits of K blocks 1.. */
+#endif
     for (int i = 0; i < nkb; i++, r.next()) {
         const int s = r.s;
         const uint32_t ph = r.ph;
+#ifdef MRT_GEMM_PROBE_WAITS
+        const unsigned long long tw = ctid == 0 ? mrt_globaltimer() : 0ull;
+#endif
         mrt_mbar_wait_full(b.full(s), ph, diag);
+#ifdef MRT_GEMM_PROBE_WAITS
+        if (ctid == 0 && i > 0) waited += mrt_globaltimer() - tw;
+#endif
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
         mrt_wgmma_fence();
@@ -99,7 +114,12 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
 #endif
 #ifdef MRT_GEMM_PROBE /* probe builds: when K block 0's and the last K block's data were ready */
         if (ctid == 0 && i == 0) pr.stamp(0);
+#ifdef MRT_GEMM_PROBE_WAITS /* stamp 1 = stamp 0 + the waits: "last K block ready" - "K block 0
+                               ready" becomes the time K blocks 1.. waited for their stage */
+        if (ctid == 0 && i == nkb - 1) pr.stamps()[1] = pr.stamps()[0] + waited;
+#else
         if (ctid == 0 && i == nkb - 1) pr.stamp(1);
+#endif
 #endif
         __syncwarp();
         if (lane == 0) mrt_mbar_arrive(b.empty(s)); /* this warp is done reading stage s */
