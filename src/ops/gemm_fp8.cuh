@@ -19,21 +19,22 @@
  * N, K block 0's wgmmas need only their stage; the consumers wait for the scales (gathered
  * after the event wait, from HBM for the weights') before its promotion instead of before the
  * loop. At every TN (H200, session 18 run 1): mega M=16 KV=8192 84.9 against 86.6 us, M=128
- * 227.0 against 224.2, serial +0.5, cmp +0.9. */
+ * 227.0 against 224.2, serial +0.5, cmp +0.9; at TN <= 64 over the opaque words offset (run
+ * 2): level at M=16 and M=1, -2.4 us at M=16 KV=65536, +0.5 at M=64. Not taken. */
 #ifndef MRT_GEMM_SCALES_LATE
 #define MRT_GEMM_SCALES_LATE 0
 #endif
 /* -DMRT_GEMM_DIAG_WGMMAS=N (diagnostic builds, results wrong): N of a K block's four k32
  * wgmmas, so the GEMM probe's K block 0 -> last splits a K block's ~0.4 us into the wgmmas'
  * share and the rest (barriers, promotion, the ring). */
+#ifndef MRT_GEMM_DIAG_WGMMAS
+#define MRT_GEMM_DIAG_WGMMAS 4
+#endif
 /* -DMRT_GEMM_PROBE_WAITS (diagnostic, with -DMRT_GEMM_PROBE): the probe's "last K block
  * ready" stamp becomes K block 0's plus the time consumer thread 0 spent in the full waits of
  * K blocks 1.., so the probe's K block 0 -> last splits into waiting for stages and the rest. */
 #if defined(MRT_GEMM_PROBE_WAITS) && !defined(MRT_GEMM_PROBE)
 #error "-DMRT_GEMM_PROBE_WAITS needs -DMRT_GEMM_PROBE"
-#endif
-#ifndef MRT_GEMM_DIAG_WGMMAS
-#define MRT_GEMM_DIAG_WGMMAS 4
 #endif
 /* -DMRT_GEMM_ACC_CHAINS=C (experiment, 1 or 2 or 4): a K block's four k32 wgmmas go to C
  * independent accumulators (k32 step kk to chain kk % C), summed in chain order before the
@@ -63,7 +64,7 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
 #pragma unroll
     for (int c = 0; c < CH - 1; c++)
 #pragma unroll
-        for (int r = 0; r < TN / 2; r++) chain[c][r] = 0.0f;
+        for (int j = 0; j < TN / 2; j++) chain[c][j] = 0.0f;
 #endif
     if (TN > MRT_GEMM_SCALES_LATE) mrt_mbar_wait_full(b.scales(), 0, a.diag);
     /* read once: in the megakernel `a` is shared memory (the operand row), which every
@@ -102,7 +103,7 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
         for (int c = 0; c < CH - 1; c++) {
             mrt_reg_fence(chain[c]);
 #pragma unroll
-            for (int r = 0; r < TN / 2; r++) tile[r] += chain[c][r];
+            for (int j = 0; j < TN / 2; j++) tile[j] += chain[c][j];
         }
 #else
 #pragma unroll
