@@ -47,6 +47,12 @@
 #ifndef MRT_GEMM_ACC_CHAINS
 #define MRT_GEMM_ACC_CHAINS 1
 #endif
+/* -DMRT_GEMM_DESC_ADD (experiment): a K block's wgmma descriptors as the tile's first stage's
+ * descriptors (made once) plus the stage's offset and 32 bytes a k32 chunk, both >> 4: exact,
+ * since shared addresses stay below 256 KB and the descriptor's 14-bit address field (address
+ * >> 4) never carries. The default makes each of the eight descriptors from its address in the
+ * k-loop (mask, shift, or, then R2UR, one temporary register after another in the TN-16
+ * tile's SASS, session 18): ~40 dependent instructions of a K block's ~120. */
 /* Run by the 256 consumer threads (ctid 0..255). Leaves the CTA's fp32 C tile transposed
  * into the staging area stg[m_local][n_local], visible to all consumer threads. */
 template <int TN>
@@ -73,6 +79,10 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     unsigned *const diag = a.diag;
     const int nkb = t.nkb;
     mrt_ring r = {0, a.stages, 0u};
+#ifdef MRT_GEMM_DESC_ADD
+    const uint64_t dw0 = mrt_sdesc_k(smem + wg * 64 * MRT_GEMM_KB_BYTES);
+    const uint64_t dx0 = mrt_sdesc_k(smem + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES);
+#endif
 #ifdef MRT_GEMM_PROBE_WAITS
     unsigned long long waited = 0; /* ctid 0: ns spent in the full waits of K blocks 1.. */
 #endif
@@ -86,15 +96,20 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
 #ifdef MRT_GEMM_PROBE_WAITS
         if (ctid == 0 && i > 0) waited += mrt_globaltimer() - tw;
 #endif
+#ifdef MRT_GEMM_DESC_ADD
+        const uint64_t so = (uint32_t)(s * L::STAGE_BYTES) >> 4, dw = dw0 + so, dx = dx0 + so;
+#define MRT_FP8_DESCS(kk) dw + 2 * (kk), dx + 2 * (kk)
+#else
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
+#define MRT_FP8_DESCS(kk) mrt_sdesc_k(wa + 32 * (kk)), mrt_sdesc_k(xa + 32 * (kk))
+#endif
         mrt_wgmma_fence();
 #if MRT_GEMM_ACC_CHAINS > 1
 #pragma unroll
         for (int kk = 0; kk < MRT_GEMM_DIAG_WGMMAS; kk++) {
-            const uint64_t da = mrt_sdesc_k(wa + 32 * kk), db = mrt_sdesc_k(xa + 32 * kk);
-            if (kk % CH == 0) mrt_wgmma<TN>::e4m3(tile, da, db, kk / CH);
-            else mrt_wgmma<TN>::e4m3(chain[kk % CH - 1], da, db, kk / CH);
+            if (kk % CH == 0) mrt_wgmma<TN>::e4m3(tile, MRT_FP8_DESCS(kk), kk / CH);
+            else mrt_wgmma<TN>::e4m3(chain[kk % CH - 1], MRT_FP8_DESCS(kk), kk / CH);
         }
         mrt_wgmma_commit();
         mrt_wgmma_wait<0>();
@@ -108,11 +123,12 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
 #else
 #pragma unroll
         for (int kk = 0; kk < MRT_GEMM_DIAG_WGMMAS; kk++)
-            mrt_wgmma<TN>::e4m3(tile, mrt_sdesc_k(wa + 32 * kk), mrt_sdesc_k(xa + 32 * kk), kk);
+            mrt_wgmma<TN>::e4m3(tile, MRT_FP8_DESCS(kk), kk);
         mrt_wgmma_commit();
         mrt_wgmma_wait<0>();
         mrt_reg_fence(tile);
 #endif
+#undef MRT_FP8_DESCS
 #ifdef MRT_GEMM_PROBE /* probe builds: when K block 0's and the last K block's data were ready */
         if (ctid == 0 && i == 0) pr.stamp(0);
 #ifdef MRT_GEMM_PROBE_WAITS /* stamp 1 = stamp 0 + the waits: "last K block ready" - "K block 0
