@@ -268,6 +268,13 @@ static __device__ __forceinline__ uint64_t mrt_sdesc(uint32_t addr, uint32_t lbo
 }
 static __device__ __forceinline__ uint64_t mrt_sdesc_k(uint32_t addr) { return mrt_sdesc(addr, 16); }
 static __device__ __forceinline__ uint64_t mrt_sdesc_mn(uint32_t addr) { return mrt_sdesc(addr, 1024); }
+/* The descriptor of the address `off` bytes past the one `desc` was made for: exact while
+ * that address stays below 256 KB (shared memory does), since the 14-bit start field (address
+ * >> 4) then never carries into the LBO. -DMRT_GEMM_DESC_ADD (experiment, docs/MEGAKERNEL.md
+ * session 18) makes a k-loop's descriptors this way: once a tile (or pass) plus offsets,
+ * instead of mask, shift and or from each address (~40 dependent instructions of the TN-16
+ * fp8 K block's ~120 in SASS). */
+static __device__ __forceinline__ uint64_t mrt_sdesc_plus(uint64_t desc, uint32_t off) { return desc + (off >> 4); }
 
 /* ---- wait primitives (the only thing that differs between executors) ------------------- */
 

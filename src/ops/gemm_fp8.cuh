@@ -47,12 +47,6 @@
 #ifndef MRT_GEMM_ACC_CHAINS
 #define MRT_GEMM_ACC_CHAINS 1
 #endif
-/* -DMRT_GEMM_DESC_ADD (experiment): a K block's wgmma descriptors as the tile's first stage's
- * descriptors (made once) plus the stage's offset and 32 bytes a k32 chunk, both >> 4: exact,
- * since shared addresses stay below 256 KB and the descriptor's 14-bit address field (address
- * >> 4) never carries. The default makes each of the eight descriptors from its address in the
- * k-loop (mask, shift, or, then R2UR, one temporary register after another in the TN-16
- * tile's SASS, session 18): ~40 dependent instructions of a K block's ~120. */
 /* Run by the 256 consumer threads (ctid 0..255). Leaves the CTA's fp32 C tile transposed
  * into the staging area stg[m_local][n_local], visible to all consumer threads. */
 template <int TN>
@@ -97,8 +91,9 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
         if (ctid == 0 && i > 0) waited += mrt_globaltimer() - tw;
 #endif
 #ifdef MRT_GEMM_DESC_ADD
-        const uint64_t so = (uint32_t)(s * L::STAGE_BYTES) >> 4, dw = dw0 + so, dx = dx0 + so;
-#define MRT_FP8_DESCS(kk) dw + 2 * (kk), dx + 2 * (kk)
+        /* -DMRT_GEMM_DESC_ADD: the first stage's descriptors plus offsets (mrt_sdesc_plus) */
+        const uint64_t dw = mrt_sdesc_plus(dw0, s * L::STAGE_BYTES), dx = mrt_sdesc_plus(dx0, s * L::STAGE_BYTES);
+#define MRT_FP8_DESCS(kk) mrt_sdesc_plus(dw, 32 * (kk)), mrt_sdesc_plus(dx, 32 * (kk))
 #else
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
