@@ -18,7 +18,8 @@
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 T=build-da/tests/gpu
-build_variant da -DMRT_GEMM_DESC_ADD "megartp $T/test_gemm_fp8 $T/test_gemm_bf16 $T/test_index_ops $T/test_mega_prefix" &
+build_variant da -DMRT_GEMM_DESC_ADD \
+    "megartp $T/test_gemm_fp8 $T/test_gemm_bf16 $T/test_index_ops $T/test_mega_prefix" &
 build_variant ac4 -DMRT_GEMM_ACC_CHAINS=4 "megartp build-ac4/tests/gpu/test_gemm_fp8" &
 build_variant gp -DMRT_GEMM_PROBE megartp &
 build_variant gpda "-DMRT_GEMM_PROBE -DMRT_GEMM_DESC_ADD" megartp &
