@@ -34,16 +34,9 @@ static __device__ __forceinline__ void mrt_gemm_bf16_compute(const mrt_gemm_tile
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_BF16>::W_BYTES;
         mrt_wgmma_fence();
-#ifdef MRT_GEMM_DESC_ADD /* descriptors from the stage's two (mrt_sdesc_plus) */
-        const uint64_t dw = mrt_sdesc_k(wa), dx = mrt_sdesc_k(xa);
+        const mrt_sdesc_k_at dw(wa), dx(xa);
 #pragma unroll
-        for (int kk = 0; kk < 4; kk++)
-            mrt_wgmma<TN>::template bf16<0>(acc, mrt_sdesc_plus(dw, 32 * kk), mrt_sdesc_plus(dx, 32 * kk), (i | kk) != 0);
-#else
-#pragma unroll
-        for (int kk = 0; kk < 4; kk++)
-            mrt_wgmma<TN>::template bf16<0>(acc, mrt_sdesc_k(wa + 32 * kk), mrt_sdesc_k(xa + 32 * kk), (i | kk) != 0);
-#endif
+        for (int kk = 0; kk < 4; kk++) mrt_wgmma<TN>::template bf16<0>(acc, dw(32 * kk), dx(32 * kk), (i | kk) != 0);
         mrt_wgmma_commit();
         mrt_wgmma_wait<0>();
         mrt_reg_fence(acc);
@@ -76,22 +69,14 @@ static __device__ __forceinline__ void mrt_gemm_bf16_mn_compute(const mrt_gemm_t
         const uint32_t wa = smem + s * L::STAGE_BYTES + (2 * wg) * 8192;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_BF16_MN>::W_BYTES;
         mrt_wgmma_fence();
-#ifdef MRT_GEMM_DESC_ADD /* descriptors from the stage's two (mrt_sdesc_plus) */
-        const uint64_t dw = mrt_sdesc_mn(wa), dx = mrt_sdesc_k(xa);
+        const mrt_sdesc_mn_at dw(wa);
+        const mrt_sdesc_k_at dx(xa);
 #pragma unroll
         for (int kk = 0; kk < 4; kk++) {
-            const uint64_t bx = mrt_sdesc_plus(dx, 32 * kk);
-            mrt_wgmma<TN>::template bf16<1>(acc0, mrt_sdesc_plus(dw, 2048 * kk), bx, (i | kk) != 0);
-            mrt_wgmma<TN>::template bf16<1>(acc1, mrt_sdesc_plus(dw, 8192 + 2048 * kk), bx, (i | kk) != 0);
+            const uint64_t bx = dx(32 * kk);
+            mrt_wgmma<TN>::template bf16<1>(acc0, dw(2048 * kk), bx, (i | kk) != 0);
+            mrt_wgmma<TN>::template bf16<1>(acc1, dw(8192 + 2048 * kk), bx, (i | kk) != 0);
         }
-#else
-#pragma unroll
-        for (int kk = 0; kk < 4; kk++) {
-            const uint64_t bx = mrt_sdesc_k(xa + 32 * kk);
-            mrt_wgmma<TN>::template bf16<1>(acc0, mrt_sdesc_mn(wa + 2048 * kk), bx, (i | kk) != 0);
-            mrt_wgmma<TN>::template bf16<1>(acc1, mrt_sdesc_mn(wa + 8192 + 2048 * kk), bx, (i | kk) != 0);
-        }
-#endif
         mrt_wgmma_commit();
         mrt_wgmma_wait<0>();
         mrt_reg_fence(acc0);

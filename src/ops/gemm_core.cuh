@@ -268,13 +268,26 @@ static __device__ __forceinline__ uint64_t mrt_sdesc(uint32_t addr, uint32_t lbo
 }
 static __device__ __forceinline__ uint64_t mrt_sdesc_k(uint32_t addr) { return mrt_sdesc(addr, 16); }
 static __device__ __forceinline__ uint64_t mrt_sdesc_mn(uint32_t addr) { return mrt_sdesc(addr, 1024); }
-/* The descriptor of the address `off` bytes past the one `desc` was made for: exact while
- * that address stays below 256 KB (shared memory does), since the 14-bit start field (address
- * >> 4) then never carries into the LBO. -DMRT_GEMM_DESC_ADD (experiment, docs/MEGAKERNEL.md
- * session 18) makes a k-loop's descriptors this way: once a tile (or pass) plus offsets,
- * instead of mask, shift and or from each address (~40 dependent instructions of the TN-16
- * fp8 K block's ~120 in SASS). */
-static __device__ __forceinline__ uint64_t mrt_sdesc_plus(uint64_t desc, uint32_t off) { return desc + (off >> 4); }
+/* A k-loop's descriptors at byte offsets from one tile start (LBO as mrt_sdesc). By default
+ * each is made from its address; -DMRT_GEMM_DESC_ADD (experiment, docs/MEGAKERNEL.md session
+ * 18) adds the offset >> 4 to the start's descriptor instead, made once: exact while the
+ * address stays below 256 KB (shared memory does), since the 14-bit start field (address >> 4)
+ * then never carries into the LBO. In the TN-16 fp8 K block's SASS, making them from addresses
+ * is ~40 dependent instructions of ~120. */
+template <uint32_t LBO> struct mrt_sdesc_at {
+    uint32_t addr;
+    uint64_t desc;
+    __device__ __forceinline__ explicit mrt_sdesc_at(uint32_t a) : addr(a), desc(mrt_sdesc(a, LBO)) {}
+    __device__ __forceinline__ uint64_t operator()(uint32_t off) const {
+#ifdef MRT_GEMM_DESC_ADD
+        return desc + (off >> 4);
+#else
+        return mrt_sdesc(addr + off, LBO);
+#endif
+    }
+};
+typedef mrt_sdesc_at<16> mrt_sdesc_k_at;    /* K-major tiles (mrt_sdesc_k) */
+typedef mrt_sdesc_at<1024> mrt_sdesc_mn_at; /* MN-major tiles (mrt_sdesc_mn) */
 
 /* ---- wait primitives (the only thing that differs between executors) ------------------- */
 

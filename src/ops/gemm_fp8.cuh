@@ -58,14 +58,12 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     float acc[TN / 2], tile[TN / 2];
 #pragma unroll
     for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f, tile[r] = 0.0f;
-#if MRT_GEMM_ACC_CHAINS > 1
     constexpr int CH = TN <= 32 ? MRT_GEMM_ACC_CHAINS : 1; /* wider tiles have no registers to spare */
-    float chain[CH > 1 ? CH - 1 : 1][TN / 2];
+    float chain[CH > 1 ? CH - 1 : 1][TN / 2];               /* accumulators 1.. of the chains */
 #pragma unroll
     for (int c = 0; c < CH - 1; c++)
 #pragma unroll
         for (int j = 0; j < TN / 2; j++) chain[c][j] = 0.0f;
-#endif
     if (TN > MRT_GEMM_SCALES_LATE) mrt_mbar_wait_full(b.scales(), 0, a.diag);
     /* read once: in the megakernel `a` is shared memory (the operand row), which every
      * mbarrier asm's memory clobber would have the compiler re-read (and spill) each K block
@@ -73,10 +71,6 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     unsigned *const diag = a.diag;
     const int nkb = t.nkb;
     mrt_ring r = {0, a.stages, 0u};
-#ifdef MRT_GEMM_DESC_ADD
-    const uint64_t dw0 = mrt_sdesc_k(smem + wg * 64 * MRT_GEMM_KB_BYTES);
-    const uint64_t dx0 = mrt_sdesc_k(smem + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES);
-#endif
 #ifdef MRT_GEMM_PROBE_WAITS
     unsigned long long waited = 0; /* ctid 0: ns spent in the full waits of K blocks 1.. */
 #endif
@@ -90,21 +84,14 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
 #ifdef MRT_GEMM_PROBE_WAITS
         if (ctid == 0 && i > 0) waited += mrt_globaltimer() - tw;
 #endif
-#ifdef MRT_GEMM_DESC_ADD
-        /* -DMRT_GEMM_DESC_ADD: the first stage's descriptors plus offsets (mrt_sdesc_plus) */
-        const uint64_t dw = mrt_sdesc_plus(dw0, s * L::STAGE_BYTES), dx = mrt_sdesc_plus(dx0, s * L::STAGE_BYTES);
-#define MRT_FP8_DESCS(kk) mrt_sdesc_plus(dw, 32 * (kk)), mrt_sdesc_plus(dx, 32 * (kk))
-#else
-        const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
-        const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
-#define MRT_FP8_DESCS(kk) mrt_sdesc_k(wa + 32 * (kk)), mrt_sdesc_k(xa + 32 * (kk))
-#endif
+        const mrt_sdesc_k_at dw(smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES);
+        const mrt_sdesc_k_at dx(smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES);
         mrt_wgmma_fence();
-#if MRT_GEMM_ACC_CHAINS > 1
+        /* k32 step kk into chain kk % CH (CH = 1: all into tile, the default) */
 #pragma unroll
         for (int kk = 0; kk < MRT_GEMM_DIAG_WGMMAS; kk++) {
-            if (kk % CH == 0) mrt_wgmma<TN>::e4m3(tile, MRT_FP8_DESCS(kk), kk / CH);
-            else mrt_wgmma<TN>::e4m3(chain[kk % CH - 1], MRT_FP8_DESCS(kk), kk / CH);
+            if (kk % CH == 0) mrt_wgmma<TN>::e4m3(tile, dw(32 * kk), dx(32 * kk), kk / CH);
+            else mrt_wgmma<TN>::e4m3(chain[kk % CH - 1], dw(32 * kk), dx(32 * kk), kk / CH);
         }
         mrt_wgmma_commit();
         mrt_wgmma_wait<0>();
@@ -115,15 +102,6 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
 #pragma unroll
             for (int j = 0; j < TN / 2; j++) tile[j] += chain[c][j];
         }
-#else
-#pragma unroll
-        for (int kk = 0; kk < MRT_GEMM_DIAG_WGMMAS; kk++)
-            mrt_wgmma<TN>::e4m3(tile, MRT_FP8_DESCS(kk), kk);
-        mrt_wgmma_commit();
-        mrt_wgmma_wait<0>();
-        mrt_reg_fence(tile);
-#endif
-#undef MRT_FP8_DESCS
 #ifdef MRT_GEMM_PROBE /* probe builds: when K block 0's and the last K block's data were ready */
         if (ctid == 0 && i == 0) pr.stamp(0);
 #ifdef MRT_GEMM_PROBE_WAITS /* stamp 1 = stamp 0 + the waits: "last K block ready" - "K block 0

@@ -152,16 +152,10 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                 const float *wv_s = wI_s + gi * 128;
                 float acc[64];
                 mrt_wgmma_fence();
-#ifdef MRT_GEMM_DESC_ADD /* descriptors from the two tiles' (mrt_sdesc_plus) */
-                const uint64_t da = mrt_sdesc_k(a_addr), db = mrt_sdesc_k(b_addr);
+                const mrt_sdesc_k_at da(a_addr), db(b_addr);
 #pragma unroll
                 for (int kk = 0; kk < 4; kk++) /* k32 step kk: 32 bytes into each 128-byte row */
-                    mrt_wgmma<128>::e4m3(acc, mrt_sdesc_plus(da, kk * 32), mrt_sdesc_plus(db, kk * 32), kk != 0);
-#else
-#pragma unroll
-                for (int kk = 0; kk < 4; kk++) /* k32 step kk: 32 bytes into each 128-byte row */
-                    mrt_wgmma<128>::e4m3(acc, mrt_sdesc_k(a_addr + kk * 32), mrt_sdesc_k(b_addr + kk * 32), kk != 0);
-#endif
+                    mrt_wgmma<128>::e4m3(acc, da(kk * 32), db(kk * 32), kk != 0);
                 mrt_wgmma_commit();
                 mrt_wgmma_wait<0>();
                 mrt_reg_fence(acc);
