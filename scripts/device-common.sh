@@ -188,6 +188,22 @@ probe_traces() {
     done
 }
 
+# step_shapes MODES "BUILD_DIR..." "M BATCH KV"...: megartp bench glm5-prefix --modes MODES at
+# each shape from each build folder (log $O/step-<dir>-M-KV.md); prints the step lines and the
+# same-bytes read.
+step_shapes() {
+    local modes=$1 builds=$2 s b f
+    shift 2
+    for s in "$@"; do
+        set -- $s
+        for b in $builds; do
+            f="$O/step-$b-$1-$3.md"
+            timeout 60 $b/megartp bench glm5-prefix --m $1 --batch $2 --kv $3 --modes "$modes" > "$f" 2>&1
+            echo "M=$1 KV=$3 $modes $b rc=$? $(grep -E 'step, |same-bytes' "$f" | tr -s ' ' | cut -c1-90 | tr '\n' ' ')"
+        done
+    done
+}
+
 # ab_bench MODES BUILD_DIR...: megartp bench glm5-prefix --modes MODES from each build folder in
 # turn, twice (A B A B, so drift shows); logs $O/bench-<modes>-<dir>-<round>.md; prints each
 # step line.

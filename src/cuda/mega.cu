@@ -28,6 +28,19 @@
 #include <cuda_runtime.h>
 #include <string.h>
 
+/* The fp8 GEMM's K-block pipeline (MRT_GEMM_PIPE, gemm_fp8.cuh) in the megakernel's tiles at
+ * TN <= MRT_MEGA_PIPE (32); the standalone kernels keep theirs (0). H200, session 19 run 3
+ * (docs/MEGAKERNEL.md): mega M=16 KV=8192 81.11 / 80.61 us against 82.27 / 82.13, M=64 141.4
+ * against 143.2, M=16 KV=65536 193.4 against 195.2, M=1 KV=1024 level; at TN <= 64 M=64 147.0
+ * (the TN-64 tile spills 100 / 216 bytes instead of 76 / 112); in the standalone GEMMs serial
+ * +0.9 us, cmp +1.5-1.9. -DMRT_GEMM_PIPE=N sets both. */
+#ifndef MRT_MEGA_PIPE
+#define MRT_MEGA_PIPE 32
+#endif
+#ifndef MRT_GEMM_PIPE
+#define MRT_GEMM_PIPE MRT_MEGA_PIPE
+#endif
+
 #include "bench.h"
 #include "exec_internal.h"
 #include "gemm_host.h" /* mrt_gpu_diag; gemm_core.cuh: mrt_diag_trap, MRT_DIAG_* */

@@ -34,7 +34,7 @@ static __device__ __forceinline__ void mrt_gemm_bf16_compute(const mrt_gemm_tile
         const uint32_t wa = smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_BF16>::W_BYTES;
         mrt_wgmma_fence();
-        const mrt_sdesc_k_at dw(wa), dx(xa);
+        const mrt_sdesc_k_tn<TN> dw(wa), dx(xa);
 #pragma unroll
         for (int kk = 0; kk < 4; kk++) mrt_wgmma<TN>::template bf16<0>(acc, dw(32 * kk), dx(32 * kk), (i | kk) != 0);
         mrt_wgmma_commit();
@@ -69,8 +69,8 @@ static __device__ __forceinline__ void mrt_gemm_bf16_mn_compute(const mrt_gemm_t
         const uint32_t wa = smem + s * L::STAGE_BYTES + (2 * wg) * 8192;
         const uint32_t xa = smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_BF16_MN>::W_BYTES;
         mrt_wgmma_fence();
-        const mrt_sdesc_mn_at dw(wa);
-        const mrt_sdesc_k_at dx(xa);
+        const mrt_sdesc_mn_at<TN> dw(wa);
+        const mrt_sdesc_k_tn<TN> dx(xa);
 #pragma unroll
         for (int kk = 0; kk < 4; kk++) {
             const uint64_t bx = dx(32 * kk);

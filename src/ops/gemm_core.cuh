@@ -268,26 +268,31 @@ static __device__ __forceinline__ uint64_t mrt_sdesc(uint32_t addr, uint32_t lbo
 }
 static __device__ __forceinline__ uint64_t mrt_sdesc_k(uint32_t addr) { return mrt_sdesc(addr, 16); }
 static __device__ __forceinline__ uint64_t mrt_sdesc_mn(uint32_t addr) { return mrt_sdesc(addr, 1024); }
-/* A k-loop's descriptors at byte offsets from one tile start (LBO as mrt_sdesc). By default
- * each is made from its address; -DMRT_GEMM_DESC_ADD (experiment, docs/MEGAKERNEL.md session
- * 18) adds the offset >> 4 to the start's descriptor instead, made once: exact while the
- * address stays below 256 KB (shared memory does), since the 14-bit start field (address >> 4)
- * then never carries into the LBO. In the TN-16 fp8 K block's SASS, making them from addresses
- * is ~40 dependent instructions of ~120. */
-template <uint32_t LBO> struct mrt_sdesc_at {
+/* A k-loop's descriptors at byte offsets from one tile start (LBO as mrt_sdesc): with ADD the
+ * start's descriptor made once, then offset >> 4 added to it; exact while the address stays
+ * below 256 KB (shared memory does), since the 14-bit start field (address >> 4) then never
+ * carries into the LBO. Without, each made from its address. Why: making each from its
+ * address was ~40 dependent instructions of the TN-16 fp8 K block's ~120 in SASS; added
+ * everywhere, H200 session 19 run 1: mega M=16 KV=8192 81.45 / 81.66 us against 83.12 /
+ * 82.73, cmp 50.81 / 50.68 against 51.47 / 51.48, M=64 142.0 against 143.1, the GEMM probe's
+ * B0 K block 0 -> last 4.26 against 4.51 us; serial, M=16 KV=65536 level; but M=128 226.4
+ * against 224.7 (run 2: 227.4 / 227.6 against 225.2 / 224.9). MRT_GEMM_DESC_ADD=N: the GEMM
+ * loops add at TN <= N (their ADD argument), the E1 loop whenever N > 0. */
+#ifndef MRT_GEMM_DESC_ADD
+#define MRT_GEMM_DESC_ADD 64
+#endif
+template <uint32_t LBO, bool ADD> struct mrt_sdesc_at {
     uint32_t addr;
     uint64_t desc;
     __device__ __forceinline__ explicit mrt_sdesc_at(uint32_t a) : addr(a), desc(mrt_sdesc(a, LBO)) {}
     __device__ __forceinline__ uint64_t operator()(uint32_t off) const {
-#ifdef MRT_GEMM_DESC_ADD
-        return desc + (off >> 4);
-#else
-        return mrt_sdesc(addr + off, LBO);
-#endif
+        return ADD ? desc + (off >> 4) : mrt_sdesc(addr + off, LBO);
     }
 };
-typedef mrt_sdesc_at<16> mrt_sdesc_k_at;    /* K-major tiles (mrt_sdesc_k) */
-typedef mrt_sdesc_at<1024> mrt_sdesc_mn_at; /* MN-major tiles (mrt_sdesc_mn) */
+template <bool ADD = (MRT_GEMM_DESC_ADD > 0)> using mrt_sdesc_k_at = mrt_sdesc_at<16, ADD>; /* K-major (mrt_sdesc_k) */
+template <int TN> using mrt_sdesc_mn_at = mrt_sdesc_at<1024, (TN <= MRT_GEMM_DESC_ADD)>;    /* MN-major (mrt_sdesc_mn) */
+/* A GEMM loop's K-major descriptors at tile width TN */
+template <int TN> using mrt_sdesc_k_tn = mrt_sdesc_k_at<(TN <= MRT_GEMM_DESC_ADD)>;
 
 /* ---- wait primitives (the only thing that differs between executors) ------------------- */
 

@@ -47,6 +47,95 @@
 #ifndef MRT_GEMM_ACC_CHAINS
 #define MRT_GEMM_ACC_CHAINS 1
 #endif
+/* MRT_GEMM_PIPE=N (docs/MEGAKERNEL.md session 19): at TN <= N (64 at most) K block i+1's
+ * wgmmas run in a second register tile while K block i is promoted. Why: the GEMM probe with
+ * -DMRT_GEMM_PROBE_WAITS (session 19 run 1, H200) has B0's consumers waiting for stages 0.58
+ * us of the 4.51 from K block 0 to the last: the loop itself (wait<0> on four dependent
+ * wgmmas, then the promotion) is the rate, not the weights' arrival. Issuing K block i+1
+ * before waiting for K block i (run 2) held each stage one K block longer (mega M=64 +5 us);
+ * now K block i's stage is released first. Run 3, N = 64: the probe's B0 K block 0 -> last
+ * 4.00 against 4.26 us, D0 4.96 against 5.70. The promotion's order is unchanged (results
+ * identical). Default 0 here; the megakernel sets 32 (MRT_MEGA_PIPE, mega.cu, with the
+ * figures): in the standalone GEMMs it is slower (serial +0.9-1.4 us, cmp +1.5-2.5). */
+#ifndef MRT_GEMM_PIPE
+#define MRT_GEMM_PIPE 0
+#endif
+static_assert(MRT_GEMM_PIPE <= 64, "MRT_GEMM_PIPE: at TN <= 64 at most (three register tiles)");
+/* K block i's wgmmas (stage s): k32 step kk into chain kk % CH (CH = 1: all into tile, the
+ * default), one commit group; the chains summed into tile once waited for (fp8_chains_sum). */
+template <int TN, int CH>
+static __device__ __forceinline__ void mrt_gemm_fp8_issue(float (&tile)[TN / 2], float (&chain)[CH > 1 ? CH - 1 : 1][TN / 2],
+                                                          uint32_t stage, int wg) {
+    const mrt_sdesc_k_tn<TN> dw(stage + wg * 64 * MRT_GEMM_KB_BYTES);
+    const mrt_sdesc_k_tn<TN> dx(stage + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES);
+    mrt_wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < MRT_GEMM_DIAG_WGMMAS; kk++) {
+        if (kk % CH == 0) mrt_wgmma<TN>::e4m3(tile, dw(32 * kk), dx(32 * kk), kk / CH);
+        else mrt_wgmma<TN>::e4m3(chain[kk % CH - 1], dw(32 * kk), dx(32 * kk), kk / CH);
+    }
+    mrt_wgmma_commit();
+}
+template <int TN, int CH>
+static __device__ __forceinline__ void mrt_gemm_fp8_chains_sum(float (&tile)[TN / 2], float (&chain)[CH > 1 ? CH - 1 : 1][TN / 2]) {
+    mrt_reg_fence(tile);
+#pragma unroll
+    for (int c = 0; c < CH - 1; c++) {
+        mrt_reg_fence(chain[c]);
+#pragma unroll
+        for (int j = 0; j < TN / 2; j++) tile[j] += chain[c][j];
+    }
+}
+/* acc += tile * (sw * sx[column]) for K block i: sw = sws[i], sx = sxs + i * TN */
+template <int TN>
+static __device__ __forceinline__ void mrt_gemm_fp8_promote(float (&acc)[TN / 2], const float (&tile)[TN / 2], float sw,
+                                                            const float *sx, int q) {
+#pragma unroll
+    for (int c = 0; c < TN / 8; c++) {
+        const float2 x2 = *(const float2 *)(sx + 8 * c + 2 * q);
+        const float s0 = sw * x2.x, s1 = sw * x2.y;
+        acc[4 * c + 0] = fmaf(tile[4 * c + 0], s0, acc[4 * c + 0]);
+        acc[4 * c + 1] = fmaf(tile[4 * c + 1], s1, acc[4 * c + 1]);
+        acc[4 * c + 2] = fmaf(tile[4 * c + 2], s0, acc[4 * c + 2]);
+        acc[4 * c + 3] = fmaf(tile[4 * c + 3], s1, acc[4 * c + 3]);
+    }
+}
+/* The consumers' full wait for a stage; probe builds with -DMRT_GEMM_PROBE_WAITS add the time
+ * thread 0 spent in it to `waited` (K blocks after the first). */
+struct mrt_gemm_fp8_waits {
+#ifdef MRT_GEMM_PROBE_WAITS
+    unsigned long long waited = 0;
+#endif
+    __device__ __forceinline__ void full(const mrt_gemm_bars &b, int s, uint32_t ph, unsigned *diag, int i, int ctid) {
+#ifdef MRT_GEMM_PROBE_WAITS
+        const unsigned long long tw = ctid == 0 ? mrt_globaltimer() : 0ull;
+#else
+        (void)i, (void)ctid;
+#endif
+        mrt_mbar_wait_full(b.full(s), ph, diag);
+#ifdef MRT_GEMM_PROBE_WAITS
+        if (ctid == 0 && i > 0) waited += mrt_globaltimer() - tw;
+#endif
+    }
+};
+/* After K block i's wgmmas completed: probe stamps, stage s released (each warp once its
+ * wgmmas read it), the watchdog's progress word. */
+static __device__ __forceinline__ void mrt_gemm_fp8_done(const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
+                                                         const mrt_gemm_fp8_waits &w, int s, int i, int nkb, int ctid, int lane, int wg) {
+#ifdef MRT_GEMM_PROBE /* probe builds: when K block 0's and the last K block's data were ready */
+    if (ctid == 0 && i == 0) pr.stamp(0);
+#ifdef MRT_GEMM_PROBE_WAITS /* stamp 1 = stamp 0 + the waits: "last K block ready" - "K block 0
+                               ready" becomes the time K blocks 1.. waited for their stage */
+    if (ctid == 0 && i == nkb - 1) pr.stamps()[1] = pr.stamps()[0] + w.waited;
+#else
+    if (ctid == 0 && i == nkb - 1) pr.stamp(1);
+#endif
+#endif
+    (void)w, (void)nkb;
+    __syncwarp();
+    if (lane == 0) mrt_mbar_arrive(b.empty(s)); /* this warp is done reading stage s */
+    if ((ctid & 127) == 0) pr.set(2 + wg, i + 1);
+}
 /* Run by the 256 consumer threads (ctid 0..255). Leaves the CTA's fp32 C tile transposed
  * into the staging area stg[m_local][n_local], visible to all consumer threads. */
 template <int TN>
@@ -71,61 +160,50 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     unsigned *const diag = a.diag;
     const int nkb = t.nkb;
     mrt_ring r = {0, a.stages, 0u};
-#ifdef MRT_GEMM_PROBE_WAITS
-    unsigned long long waited = 0; /* ctid 0: ns spent in the full waits of K blocks 1.. */
-#endif
-    for (int i = 0; i < nkb; i++, r.next()) {
-        const int s = r.s;
-        const uint32_t ph = r.ph;
-#ifdef MRT_GEMM_PROBE_WAITS
-        const unsigned long long tw = ctid == 0 ? mrt_globaltimer() : 0ull;
-#endif
-        mrt_mbar_wait_full(b.full(s), ph, diag);
-#ifdef MRT_GEMM_PROBE_WAITS
-        if (ctid == 0 && i > 0) waited += mrt_globaltimer() - tw;
-#endif
-        const mrt_sdesc_k_at dw(smem + s * L::STAGE_BYTES + wg * 64 * MRT_GEMM_KB_BYTES);
-        const mrt_sdesc_k_at dx(smem + s * L::STAGE_BYTES + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES);
-        mrt_wgmma_fence();
-        /* k32 step kk into chain kk % CH (CH = 1: all into tile, the default) */
-#pragma unroll
-        for (int kk = 0; kk < MRT_GEMM_DIAG_WGMMAS; kk++) {
-            if (kk % CH == 0) mrt_wgmma<TN>::e4m3(tile, dw(32 * kk), dx(32 * kk), kk / CH);
-            else mrt_wgmma<TN>::e4m3(chain[kk % CH - 1], dw(32 * kk), dx(32 * kk), kk / CH);
+    mrt_gemm_fp8_waits w;
+    if constexpr (CH == 1 && TN <= MRT_GEMM_PIPE) {
+        /* two register tiles. An iteration: K block i's wgmmas waited for, its stage released
+         * at once, K block i+1's issued into the other tile, then K block i promoted while
+         * they run. Only one group is ever pending, so the stage is held no longer than now. */
+        float tb[TN / 2];
+        mrt_ring rn = r; /* the ring of the K block issued next */
+        w.full(b, rn.s, rn.ph, diag, 0, ctid);
+        mrt_gemm_fp8_issue<TN, CH>(tile, chain, smem + rn.s * L::STAGE_BYTES, wg);
+        rn.next();
+        for (int i = 0; i < nkb; i += 2) { /* on entry K block i's group (tile) is pending */
+            mrt_wgmma_wait<0>();
+            mrt_reg_fence(tile);
+            mrt_gemm_fp8_done(b, pr, w, r.s, i, nkb, ctid, lane, wg);
+            r.next();
+            if (i + 1 < nkb) {
+                w.full(b, rn.s, rn.ph, diag, i + 1, ctid);
+                mrt_gemm_fp8_issue<TN, CH>(tb, chain, smem + rn.s * L::STAGE_BYTES, wg);
+                rn.next();
+            }
+            if (TN <= MRT_GEMM_SCALES_LATE && i == 0) mrt_mbar_wait_full(b.scales(), 0, diag);
+            mrt_gemm_fp8_promote<TN>(acc, tile, sws[i], sxs + i * TN, q);
+            if (i + 1 >= nkb) break;
+            mrt_wgmma_wait<0>();
+            mrt_reg_fence(tb);
+            mrt_gemm_fp8_done(b, pr, w, r.s, i + 1, nkb, ctid, lane, wg);
+            r.next();
+            if (i + 2 < nkb) {
+                w.full(b, rn.s, rn.ph, diag, i + 2, ctid);
+                mrt_gemm_fp8_issue<TN, CH>(tile, chain, smem + rn.s * L::STAGE_BYTES, wg);
+                rn.next();
+            }
+            mrt_gemm_fp8_promote<TN>(acc, tb, sws[i + 1], sxs + (i + 1) * TN, q);
         }
-        mrt_wgmma_commit();
-        mrt_wgmma_wait<0>();
-        mrt_reg_fence(tile);
-#pragma unroll
-        for (int c = 0; c < CH - 1; c++) {
-            mrt_reg_fence(chain[c]);
-#pragma unroll
-            for (int j = 0; j < TN / 2; j++) tile[j] += chain[c][j];
-        }
-#ifdef MRT_GEMM_PROBE /* probe builds: when K block 0's and the last K block's data were ready */
-        if (ctid == 0 && i == 0) pr.stamp(0);
-#ifdef MRT_GEMM_PROBE_WAITS /* stamp 1 = stamp 0 + the waits: "last K block ready" - "K block 0
-                               ready" becomes the time K blocks 1.. waited for their stage */
-        if (ctid == 0 && i == nkb - 1) pr.stamps()[1] = pr.stamps()[0] + waited;
-#else
-        if (ctid == 0 && i == nkb - 1) pr.stamp(1);
-#endif
-#endif
-        __syncwarp();
-        if (lane == 0) mrt_mbar_arrive(b.empty(s)); /* this warp is done reading stage s */
-        if ((ctid & 127) == 0) pr.set(2 + wg, i + 1);
-        /* scales late (MRT_GEMM_SCALES_LATE above): first read by K block 0's promotion */
-        if (TN <= MRT_GEMM_SCALES_LATE && i == 0) mrt_mbar_wait_full(b.scales(), 0, diag);
-        const float sw = sws[i];
-        const float *sx = sxs + i * TN;
-#pragma unroll
-        for (int c = 0; c < TN / 8; c++) {
-            const float2 x2 = *(const float2 *)(sx + 8 * c + 2 * q);
-            const float s0 = sw * x2.x, s1 = sw * x2.y;
-            acc[4 * c + 0] = fmaf(tile[4 * c + 0], s0, acc[4 * c + 0]);
-            acc[4 * c + 1] = fmaf(tile[4 * c + 1], s1, acc[4 * c + 1]);
-            acc[4 * c + 2] = fmaf(tile[4 * c + 2], s0, acc[4 * c + 2]);
-            acc[4 * c + 3] = fmaf(tile[4 * c + 3], s1, acc[4 * c + 3]);
+    } else {
+        for (int i = 0; i < nkb; i++, r.next()) {
+            w.full(b, r.s, r.ph, diag, i, ctid);
+            mrt_gemm_fp8_issue<TN, CH>(tile, chain, smem + r.s * L::STAGE_BYTES, wg);
+            mrt_wgmma_wait<0>();
+            mrt_gemm_fp8_chains_sum<TN, CH>(tile, chain);
+            mrt_gemm_fp8_done(b, pr, w, r.s, i, nkb, ctid, lane, wg);
+            /* scales late (MRT_GEMM_SCALES_LATE above): first read by K block 0's promotion */
+            if (TN <= MRT_GEMM_SCALES_LATE && i == 0) mrt_mbar_wait_full(b.scales(), 0, diag);
+            mrt_gemm_fp8_promote<TN>(acc, tile, sws[i], sxs + i * TN, q);
         }
     }
     mrt_consumer_sync(); /* both warpgroups have read every stage: staging may overwrite them */

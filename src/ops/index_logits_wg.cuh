@@ -152,7 +152,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                 const float *wv_s = wI_s + gi * 128;
                 float acc[64];
                 mrt_wgmma_fence();
-                const mrt_sdesc_k_at da(a_addr), db(b_addr);
+                const mrt_sdesc_k_at<> da(a_addr), db(b_addr);
 #pragma unroll
                 for (int kk = 0; kk < 4; kk++) /* k32 step kk: 32 bytes into each 128-byte row */
                     mrt_wgmma<128>::e4m3(acc, da(kk * 32), db(kk * 32), kk != 0);
