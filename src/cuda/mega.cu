@@ -150,6 +150,13 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
  * wgmma of a kernel that calls a function holding wgmma (C7510), and it is still faster:
  * with the GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body)
  * the step measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
+/* -DMRT_MEGA_IL_STOP=N (diagnostic builds, logits incomplete): wgmma E1 tiles stop after
+ * phase N of mrt_index_logits_tile_wg (1 the queries' and keys' loads, 2 the wgmmas, 3 the
+ * head sums without the stores), so the trace's E1 input -> computed in each build splits a
+ * tile's time (session 19: 7.3 us at M=16 KV=8192 for one pass of 128 keys). */
+#ifndef MRT_MEGA_IL_STOP
+#define MRT_MEGA_IL_STOP 0
+#endif
 #ifdef MRT_MEGA_INLINE_E1 /* experiment: the wgmma E1 tile inlined in the kernel body */
 static __device__ __forceinline__
 #else
@@ -157,8 +164,12 @@ static __device__ __noinline__
 #endif
     void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_IL_THREADS) return;
-    if (o.il.heads == 32) mrt_index_logits_tile_wg<4>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
-    else mrt_index_logits_tile_wg<2>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x);
+    if (o.il.heads == 32)
+        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem,
+                                                                      (int)threadIdx.x);
+    else
+        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem,
+                                                                      (int)threadIdx.x);
 }
 #endif
 
