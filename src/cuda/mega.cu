@@ -33,7 +33,7 @@
  * (docs/MEGAKERNEL.md): mega M=16 KV=8192 81.11 / 80.61 us against 82.27 / 82.13, M=64 141.4
  * against 143.2, M=16 KV=65536 193.4 against 195.2, M=1 KV=1024 level; at TN <= 64 M=64 147.0
  * (the TN-64 tile spills 100 / 216 bytes instead of 76 / 112); in the standalone GEMMs serial
- * +0.9 us, cmp +1.5-1.9. -DMRT_GEMM_PIPE=N sets both. */
+ * +0.9 us, cmp +1.2-1.9. -DMRT_GEMM_PIPE=N sets both. */
 #ifndef MRT_MEGA_PIPE
 #define MRT_MEGA_PIPE 32
 #endif

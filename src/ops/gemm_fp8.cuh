@@ -43,7 +43,8 @@
  * megakernel's calls) or not (inlined): session 18 runs 4 and 6 (H200, GEMM probe). C > 1
  * can only overlap them where nothing serializes (the standalone kernels; the megakernel
  * with -DMRT_MEGA_INLINE_GEMM and -DMRT_MEGA_INLINE_E1). The sums' order changes the fp32
- * rounding: serial and mega built alike still agree in bytes. At TN <= 32 only. */
+ * rounding: serial and mega built alike still agree in bytes. At TN <= 32 only. Session 19
+ * run 1 (H200), C = 4: mega level, serial +0.7 us, cmp +0.5. Not taken. */
 #ifndef MRT_GEMM_ACC_CHAINS
 #define MRT_GEMM_ACC_CHAINS 1
 #endif
@@ -56,7 +57,7 @@
  * now K block i's stage is released first. Run 3, N = 64: the probe's B0 K block 0 -> last
  * 4.00 against 4.26 us, D0 4.96 against 5.70. The promotion's order is unchanged (results
  * identical). Default 0 here; the megakernel sets 32 (MRT_MEGA_PIPE, mega.cu, with the
- * figures): in the standalone GEMMs it is slower (serial +0.9-1.4 us, cmp +1.5-2.5). */
+ * figures): in the standalone GEMMs it is slower (serial +0.9-1.9 us, cmp +1.2-2.6; runs 2-3). */
 #ifndef MRT_GEMM_PIPE
 #define MRT_GEMM_PIPE 0
 #endif
