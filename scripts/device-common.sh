@@ -188,6 +188,36 @@ probe_traces() {
     done
 }
 
+# mega_sass: the build's megakernel SASS with line information in $O/sass/mega.sass (for
+# scripts/stalls_by_file.py); mega_sass_keep KERNEL then keeps that kernel's section, gzipped
+# ($O/sass/mega16.sass.gz), and removes the rest.
+mega_sass() {
+    mkdir -p "$O/sass" && (cd "$O/sass" && cuobjdump -xelf all "$OLDPWD/build/src/cuda/mega.o" > /dev/null 2>&1; \
+        nvdisasm -g -c *.cubin > mega.sass 2> nvdisasm.err; echo "sass rc=$? $(wc -l < mega.sass) lines")
+}
+mega_sass_keep() {
+    awk -v k="$1" '/\.text\./{on = index($0, k) > 0} on' "$O/sass/mega.sass" | gzip > "$O/sass/mega16.sass.gz"
+    rm -f "$O"/sass/*.cubin "$O/sass/mega.sass"
+}
+
+# ncu_stalls NAME KERNEL TOP [bench args]: Nsight Compute's SASS stall samples (SourceCounters,
+# WarpStateStats) of one megakernel step of build/ (`megartp bench glm5-prefix --modes mega`
+# with the args), by function and file for KERNEL (scripts/stalls_by_file.py, needs mega_sass)
+# and, TOP > 0, its TOP instructions with the most samples (scripts/sass_stalls.py); keeps the
+# source page as $O/src-NAME.csv.gz.
+ncu_stalls() {
+    local w=$1 k=$2 top=$3
+    shift 3
+    timeout 150 ncu --kernel-name regex:mrt_mega_kernel --launch-skip 10 --launch-count 1 \
+        --section SourceCounters --section WarpStateStats -o "$O/$w" \
+        build/megartp bench glm5-prefix --modes mega --reps 10 "$@" > "$O/ncu-$w.log" 2>&1
+    echo "ncu $w rc=$? $(grep -E '==PROF==|==ERROR==' "$O/ncu-$w.log" | tail -2 | tr '\n' ' ')"
+    ncu --import "$O/$w.ncu-rep" --page source --csv --print-source sass > "$O/src-$w.csv" 2> "$O/src-$w.err"
+    python3 scripts/stalls_by_file.py "$O/src-$w.csv" "$O/sass/mega.sass" "$k" 3 | head -25
+    [ "$top" -gt 0 ] && python3 scripts/sass_stalls.py "$O/src-$w.csv" "$top" | head -$((top + 30))
+    gzip "$O/src-$w.csv"; rm -f "$O/$w.ncu-rep"
+}
+
 # step_shapes MODES "BUILD_DIR..." "M BATCH KV"...: megartp bench glm5-prefix --modes MODES at
 # each shape from each build folder (log $O/step-<dir>-M-KV.md); prints the step lines and the
 # same-bytes read.

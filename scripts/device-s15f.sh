@@ -10,21 +10,13 @@ t0=$SECONDS
 build_or_exit build/megartp
 echo "build $((SECONDS - t0)) s"
 {
-mkdir -p "$O/sass" && (cd "$O/sass" && cuobjdump -xelf all "$OLDPWD/build/src/cuda/mega.o" > /dev/null 2>&1; \
-    nvdisasm -g -c *.cubin > mega.sass 2> nvdisasm.err; echo "sass rc=$? $(wc -l < mega.sass) lines")
+mega_sass
 K=mrt_mega_kernelILb0ELi16
 for what in step F1; do
     ops=""; [ $what = F1 ] && ops="--ops F1"
-    timeout 150 ncu --kernel-name regex:mrt_mega_kernel --launch-skip 10 --launch-count 1 \
-        --section SourceCounters --section WarpStateStats -o "$O/$what" \
-        build/megartp bench glm5-prefix --modes mega --reps 10 $ops > "$O/ncu-$what.log" 2>&1
-    echo "ncu $what rc=$? $(grep -E '==PROF==|==ERROR==' "$O/ncu-$what.log" | tail -2 | tr '\n' ' ')"
-    ncu --import "$O/$what.ncu-rep" --page source --csv --print-source sass > "$O/src-$what.csv" 2> "$O/src-$what.err"
-    python3 scripts/stalls_by_file.py "$O/src-$what.csv" "$O/sass/mega.sass" $K 3 | head -25
-    gzip "$O/src-$what.csv"; rm -f "$O/$what.ncu-rep"
+    ncu_stalls $what $K 0 $ops
     echo "t=$((SECONDS - t0)) s"
 done
-awk -v k=$K '/\.text\./{on = index($0, k) > 0} on' "$O/sass/mega.sass" | gzip > "$O/sass/mega16.sass.gz"
-rm -f "$O"/sass/*.cubin "$O/sass/mega.sass"
+mega_sass_keep $K
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

@@ -15,18 +15,9 @@ OPS="--ops $W"; [ "$W" = step ] && OPS=""
 build_or_exit build/megartp
 echo "build $((SECONDS - t0)) s"
 {
-mkdir -p "$O/sass" && (cd "$O/sass" && cuobjdump -xelf all "$OLDPWD/build/src/cuda/mega.o" > /dev/null 2>&1; \
-    nvdisasm -g -c *.cubin > mega.sass 2> nvdisasm.err; echo "sass rc=$? $(wc -l < mega.sass) lines")
+mega_sass
 K=mrt_mega_kernelILb0ELi16
-timeout 150 ncu --kernel-name regex:mrt_mega_kernel --launch-skip 10 --launch-count 1 \
-    --section SourceCounters --section WarpStateStats -o "$O/$W" \
-    build/megartp bench glm5-prefix --modes mega --reps 10 $OPS > "$O/ncu-$W.log" 2>&1
-echo "ncu $W rc=$? $(grep -E '==PROF==|==ERROR==' "$O/ncu-$W.log" | tail -2 | tr '\n' ' ')"
-ncu --import "$O/$W.ncu-rep" --page source --csv --print-source sass > "$O/src-$W.csv" 2> "$O/src-$W.err"
-python3 scripts/stalls_by_file.py "$O/src-$W.csv" "$O/sass/mega.sass" $K 3 | head -25
-python3 scripts/sass_stalls.py "$O/src-$W.csv" 40 | head -70
-gzip "$O/src-$W.csv"; rm -f "$O/$W.ncu-rep"
-awk -v k=$K '/\.text\./{on = index($0, k) > 0} on' "$O/sass/mega.sass" | gzip > "$O/sass/mega16.sass.gz"
-rm -f "$O"/sass/*.cubin "$O/sass/mega.sass"
+ncu_stalls $W $K 40 $OPS
+mega_sass_keep $K
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
