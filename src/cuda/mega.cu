@@ -145,11 +145,6 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
     mrt_mega_il_tile<8>(o, pl, smem);
 }
 #ifndef MRT_E1_MMA_SYNC
-/* E1 on wgmma: 32 heads (TPG 4) or 64 (TPG 2); one call site for both, since each call site
- * adds saves to the kernel body's spill. A call, like the GEMM tile: ptxas serializes every
- * wgmma of a kernel that calls a function holding wgmma (C7510), and it is still faster:
- * with the GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body)
- * the step measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
 /* -DMRT_MEGA_IL_STOP=N (diagnostic builds, logits incomplete): wgmma E1 tiles stop after
  * phase N of mrt_index_logits_tile_wg (1 the queries' and keys' loads, 2 the wgmmas, 3 the
  * head sums without the stores), so the trace's E1 input -> computed in each build splits a
@@ -157,6 +152,11 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
 #ifndef MRT_MEGA_IL_STOP
 #define MRT_MEGA_IL_STOP 0
 #endif
+/* E1 on wgmma: 32 heads (TPG 4) or 64 (TPG 2); one call site for both, since each call site
+ * adds saves to the kernel body's spill. A call, like the GEMM tile: ptxas serializes every
+ * wgmma of a kernel that calls a function holding wgmma (C7510), and it is still faster:
+ * with the GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body)
+ * the step measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
 #ifdef MRT_MEGA_INLINE_E1 /* experiment: the wgmma E1 tile inlined in the kernel body */
 static __device__ __forceinline__
 #else

@@ -277,7 +277,8 @@ static __device__ __forceinline__ uint64_t mrt_sdesc_mn(uint32_t addr) { return 
  * 82.73, cmp 50.81 / 50.68 against 51.47 / 51.48, M=64 142.0 against 143.1, the GEMM probe's
  * B0 K block 0 -> last 4.26 against 4.51 us; serial, M=16 KV=65536 level; but M=128 226.4
  * against 224.7 (run 2: 227.4 / 227.6 against 225.2 / 224.9). MRT_GEMM_DESC_ADD=N: the GEMM
- * loops add at TN <= N (their ADD argument), the E1 loop whenever N > 0. */
+ * loops add at TN <= N (their ADD argument), the E1 loop whenever N > 0; 64 (run 3): M=128
+ * 223.5 / 223.7 against 226.9 / 225.5 with every TN adding. */
 #ifndef MRT_GEMM_DESC_ADD
 #define MRT_GEMM_DESC_ADD 64
 #endif

@@ -165,7 +165,9 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     if constexpr (CH == 1 && TN <= MRT_GEMM_PIPE) {
         /* two register tiles. An iteration: K block i's wgmmas waited for, its stage released
          * at once, K block i+1's issued into the other tile, then K block i promoted while
-         * they run. Only one group is ever pending, so the stage is held no longer than now. */
+         * they run. Only one group is ever pending, so the stage is held no longer than now.
+         * K block 0 is issued unconditionally: nkb >= 1 (every split holds K blocks / split of
+         * a divisor; plan.c), and a 0 would end in the full wait's watchdog, not a hang. */
         float tb[TN / 2];
         mrt_ring rn = r; /* the ring of the K block issued next */
         w.full(b, rn.s, rn.ph, diag, 0, ctid);
