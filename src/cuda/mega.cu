@@ -153,8 +153,9 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
 #define MRT_MEGA_IL_STOP 0
 #endif
 /* E1 on wgmma: 32 heads (TPG 4) or 64 (TPG 2); one call site for both, since each call site
- * adds saves to the kernel body's spill. A call, like the GEMM tile: ptxas serializes every
- * wgmma of a kernel that calls a function holding wgmma (C7510), and it is still faster:
+ * adds saves to the kernel body's spill. A call, like the GEMM tile: ptxas reports the
+ * kernel's wgmmas serialized (C7510; not all of them: the called GEMM tile's pipelined K
+ * blocks still overlap, session 19), and it is still faster:
  * with the GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body)
  * the step measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
 #ifdef MRT_MEGA_INLINE_E1 /* experiment: the wgmma E1 tile inlined in the kernel body */

@@ -204,10 +204,10 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
     mrt_mega_gemm_tile_body<KIND, TN>(o, tw, tx, pl, smem, wait, ph);
 }
 
-/* Scratch of the finalization groups (static shared memory of the megakernel): three groups
- * of 128 threads or twelve of 32 (mrt_mega_fin_threads), each with its share: 8 doubles and 8
- * floats a warp, and a row buffer of 256 floats a 128-thread group or a whole head (128) a
- * one-warp group. */
+/* Scratch of the finalization groups (in the megakernel's dynamic shared memory, used after
+ * the tile it finalizes: mega.cu): three groups of 128 threads or twelve of 32
+ * (mrt_mega_fin_threads), each with its share: 8 doubles and 8 floats a warp, and a row
+ * buffer of 256 floats a 128-thread group or a whole head (128) a one-warp group. */
 #define MRT_MEGA_FIN_MAX_GROUPS 12
 struct mrt_mega_fin_smem {
     double ds[MRT_MEGA_GROUPS * 32];
