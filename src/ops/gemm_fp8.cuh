@@ -170,32 +170,28 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
          * a divisor; plan.c), and a 0 would end in the full wait's watchdog, not a hang. */
         float tb[TN / 2];
         mrt_ring rn = r; /* the ring of the K block issued next */
-        w.full(b, rn.s, rn.ph, diag, 0, ctid);
-        mrt_gemm_fp8_issue<TN, CH>(tile, chain, smem + rn.s * L::STAGE_BYTES, wg);
-        rn.next();
-        for (int i = 0; i < nkb; i += 2) { /* on entry K block i's group (tile) is pending */
+        /* K block i (its group in cur) waited for and released, K block i+1 issued into nxt,
+         * K block i promoted; the two tiles swap roles from one K block to the next */
+        auto step = [&](float(&cur)[TN / 2], float(&nxt)[TN / 2], int i) {
             mrt_wgmma_wait<0>();
-            mrt_reg_fence(tile);
+            mrt_reg_fence(cur);
             mrt_gemm_fp8_done(b, pr, w, r.s, i, nkb, ctid, lane, wg);
             r.next();
             if (i + 1 < nkb) {
                 w.full(b, rn.s, rn.ph, diag, i + 1, ctid);
-                mrt_gemm_fp8_issue<TN, CH>(tb, chain, smem + rn.s * L::STAGE_BYTES, wg);
+                mrt_gemm_fp8_issue<TN, CH>(nxt, chain, smem + rn.s * L::STAGE_BYTES, wg);
                 rn.next();
             }
             if (TN <= MRT_GEMM_SCALES_LATE && i == 0) mrt_mbar_wait_full(b.scales(), 0, diag);
-            mrt_gemm_fp8_promote<TN>(acc, tile, sws[i], sxs + i * TN, q);
+            mrt_gemm_fp8_promote<TN>(acc, cur, sws[i], sxs + i * TN, q);
+        };
+        w.full(b, rn.s, rn.ph, diag, 0, ctid);
+        mrt_gemm_fp8_issue<TN, CH>(tile, chain, smem + rn.s * L::STAGE_BYTES, wg);
+        rn.next();
+        for (int i = 0; i < nkb; i += 2) { /* on entry K block i's group (tile) is pending */
+            step(tile, tb, i);
             if (i + 1 >= nkb) break;
-            mrt_wgmma_wait<0>();
-            mrt_reg_fence(tb);
-            mrt_gemm_fp8_done(b, pr, w, r.s, i + 1, nkb, ctid, lane, wg);
-            r.next();
-            if (i + 2 < nkb) {
-                w.full(b, rn.s, rn.ph, diag, i + 2, ctid);
-                mrt_gemm_fp8_issue<TN, CH>(tile, chain, smem + rn.s * L::STAGE_BYTES, wg);
-                rn.next();
-            }
-            mrt_gemm_fp8_promote<TN>(acc, tb, sws[i + 1], sxs + (i + 1) * TN, q);
+            step(tb, tile, i + 1);
         }
     } else {
         for (int i = 0; i < nkb; i++, r.next()) {
