@@ -91,6 +91,17 @@ gpu_tests() {
     done
 }
 
+# run_backends BACKEND...: `build/megartp run glm5-prefix --backend B` (one step, every output
+# against the naive reference; log $O/run-B.txt); prints its pass count and verdict line.
+run_backends() {
+    local be
+    for be in "$@"; do
+        timeout 60 build/megartp run glm5-prefix --backend $be > "$O/run-$be.txt" 2>&1
+        echo "run $be rc=$? $(grep -c ' pass$' "$O/run-$be.txt") pass; $(tail -1 "$O/run-$be.txt")"
+        grep -E 'FAIL' "$O/run-$be.txt" | head -3
+    done
+}
+
 # cp_bench BUILD_DIR...: megartp bench glm5-prefix --modes serial,mega --policy critical-path
 # from each build folder (log $O/bench-cp-<dir>.md); prints the step lines.
 cp_bench() {

@@ -122,14 +122,19 @@ static __device__ __forceinline__ void mrt_il_cp_async4(void *dst, const void *s
 static __device__ __forceinline__ const uint8_t *mrt_il_key_row(const mrt_index_logits_args &a, const int *bt, int j) {
     return a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes + (long long)(j % a.block_tokens) * MRT_IL_DIM;
 }
+static __device__ __forceinline__ const float *mrt_il_scale_src(const mrt_index_logits_args &a, const int *bt, int j,
+                                                                 int j1) {
+    if (j >= j1) return nullptr;
+    const uint8_t *blk = a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes;
+    return (const float *)(blk + (long long)a.block_tokens * MRT_IL_DIM + (j % a.block_tokens) * 4);
+}
+static __device__ __forceinline__ void mrt_il_scale_copy(float *dst, const float *src) {
+    if (src) mrt_il_cp_async4(dst, src);
+    else *dst = 0.0f;
+}
 static __device__ __forceinline__ void mrt_il_scale_issue(const mrt_index_logits_args &a, const int *bt, int j, int j1,
                                                           float *dst) {
-    if (j < j1) {
-        const uint8_t *blk = a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes;
-        mrt_il_cp_async4(dst, blk + (long long)a.block_tokens * MRT_IL_DIM + (j % a.block_tokens) * 4);
-    } else {
-        *dst = 0.0f;
-    }
+    mrt_il_scale_copy(dst, mrt_il_scale_src(a, bt, j, j1));
 }
 static __device__ __forceinline__ void mrt_il_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 

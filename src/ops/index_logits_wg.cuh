@@ -63,19 +63,38 @@ static __device__ __forceinline__ void mrt_ilw_put(uint8_t *ops, int r, int c, c
     else *(uint4 *)dst = make_uint4(0, 0, 0, 0);
 }
 
-/* Starts copying keys [js, js + 128) of request b (codes and scales; keys at or past j1
- * become zeros) into key buffer `A` and scales `ks` (the caller commits the group). */
-static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits_args &a, int b, int js, int j1,
-                                                          int tid, uint8_t *A, float *ks) {
+/* Where keys [js, js + 128) of request b come from (codes and scales; NULL: at or past j1,
+ * zeros): the block-table lookups, one round trip, apart from the copies they address, so
+ * the first pass's lookups can be in flight before the tile's other copies are issued. */
+struct mrt_ilw_keys_src {
+    const uint8_t *row[MRT_ILW_KEYS * 8 / MRT_IL_THREADS];
+    const float *scale;
+};
+static __device__ __forceinline__ mrt_ilw_keys_src mrt_ilw_keys_find(const mrt_index_logits_args &a, int b, int js,
+                                                                     int j1, int tid) {
     const int *bt = a.block_table + (long long)b * a.bpr;
+    mrt_ilw_keys_src s;
 #pragma unroll
     for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) {
-        const int u = tid + q * MRT_IL_THREADS, r = u >> 3, c = u & 7, j = js + r;
-        const uint8_t *src = nullptr;
-        if (j < j1) src = mrt_il_key_row(a, bt, j) + c * 16;
-        mrt_ilw_put(A, r, c, src);
+        const int u = tid + q * MRT_IL_THREADS, j = js + (u >> 3);
+        s.row[q] = j < j1 ? mrt_il_key_row(a, bt, j) + (u & 7) * 16 : nullptr;
     }
-    if (tid < MRT_ILW_KEYS) mrt_il_scale_issue(a, bt, js + tid, j1, ks + tid);
+    s.scale = tid < MRT_ILW_KEYS ? mrt_il_scale_src(a, bt, js + tid, j1) : nullptr;
+    return s;
+}
+/* Starts copying the keys of `s` into key buffer `A` and their scales into `ks` (the caller
+ * commits the group). */
+static __device__ __forceinline__ void mrt_ilw_keys_copy(const mrt_ilw_keys_src &s, int tid, uint8_t *A, float *ks) {
+#pragma unroll
+    for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) {
+        const int u = tid + q * MRT_IL_THREADS;
+        mrt_ilw_put(A, u >> 3, u & 7, s.row[q]);
+    }
+    if (tid < MRT_ILW_KEYS) mrt_il_scale_copy(ks + tid, s.scale);
+}
+static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits_args &a, int b, int js, int j1,
+                                                          int tid, uint8_t *A, float *ks) {
+    mrt_ilw_keys_copy(mrt_ilw_keys_find(a, b, js, j1, tid), tid, A, ks);
 }
 
 /* STAGES: key buffers (STAGES - 1 passes copied ahead of the one multiplied; the logits do
@@ -106,6 +125,18 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
 
     for (int g0 = g_lo; g0 < ngroups; g0 += MRT_ILW_GROUPS) {
         const int ng = min(MRT_ILW_GROUPS, ngroups - g0);
+        /* Every copy of the chunk's first pass is issued before anything waits: the first
+         * key pass's block-table lookups first (in flight meanwhile), then the queries, head
+         * weights and positions (cp.async, nothing to wait for), then that pass's keys,
+         * whose addresses the lookups return. So the prologue is two round trips (lookup,
+         * keys) rather than four (weights, positions, lookup, keys) when the weights and
+         * positions were loads into registers stored to shared memory. Measured (H200,
+         * session 20 run 2, M=16 KV=8192): the step's E1 input -> computed 7.36 -> 7.14 us,
+         * mega 80.07 / 80.09 -> 79.87 / 79.92; less than two round trips: most of the 3.4 us
+         * a tile spends up to its first pass's keys (run 1, -DMRT_MEGA_IL_STOP=1) is not
+         * these loads' latency (not yet known what). */
+        mrt_ilw_keys_src k0 = {};
+        if (npass > 0) k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
         /* queries of groups g0 .. g0 + ng: column tl * H + h of group gi = token (g0 + gi) TPG + tl */
         for (int u = tid; u < ng * 128 * 8; u += MRT_IL_THREADS) {
             const int gi = u >> 10, col = (u >> 3) & 127, c = u & 7;
@@ -116,16 +147,20 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
         }
         for (int u = tid; u < ng * 128; u += MRT_IL_THREADS) {
             const int gi = u >> 7, col = u & 127, t = (g0 + gi) * TPG + col / H;
-            wI_s[u] = t < a.n ? a.wI[(long long)(t0 + t) * a.heads + col % H] : 0.0f;
+            if (t < a.n) mrt_il_cp_async4(wI_s + u, a.wI + (long long)(t0 + t) * a.heads + col % H);
+            else wI_s[u] = 0.0f;
         }
         if (tid < ng * 16) {
             const int gi = tid >> 4, tl = tid & 15, t = (g0 + gi) * TPG + tl;
-            pos_s[tid] = tl < TPG && t < a.n ? a.pos[t0 + t] : -1;
+            if (tl < TPG && t < a.n) mrt_il_cp_async4(pos_s + tid, a.pos + t0 + t);
+            else pos_s[tid] = -1;
         }
         /* the queries' copies join the first pass's key group, so one wait covers both; one
          * group is committed per pass slot even when empty, so the wait count is constant */
+        if (npass > 0) mrt_ilw_keys_copy(k0, tid, A, ks_s);
+        mrt_il_commit();
 #pragma unroll
-        for (int q = 0; q < STAGES - 1; q++) {
+        for (int q = 1; q < STAGES - 1; q++) {
             if (q < npass)
                 mrt_ilw_keys_issue(a, b, j0 + q * MRT_ILW_KEYS, j1, tid, A + q * L::KEY_BYTES, ks_s + q * MRT_ILW_KEYS);
             mrt_il_commit();
