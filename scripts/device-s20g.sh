@@ -4,6 +4,8 @@
 # (and the sleep) late, on every edge of the critical path. build = one load (the poll loops
 # as one helper), p2 / p4 = 2 / 4 in flight, base = 1181267's code (base-tree/, a copy of the
 # commit, not committed).
+# The experiment's code is 3d76a78, reverted in a035163 (p2 +0.9, p4 +1.9 us at M=16 KV=8192;
+# bench/RESULTS.md session 20 run 7): to run this again, check out 3d76a78 first.
 # Run: timeout 330 bash scripts/device-s20g.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS

@@ -102,8 +102,13 @@ static __device__ __forceinline__ void mrt_mega_gemm(const mrt_mega_op &o, const
  * modulo 2^32; relaxed polls, then the acquire), false after MRT_MEGA_HELP_NS. */
 static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned target) {
     const unsigned long long t0 = mrt_globaltimer();
-    if (!mrt_mega_poll<64>(ticket, target, [&](unsigned) { return mrt_globaltimer() - t0 > MRT_MEGA_HELP_NS; }))
-        return false;
+    for (;;) {
+        unsigned seen;
+        asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ticket) : "memory");
+        if ((int)(seen - target) >= 0) break;
+        if (mrt_globaltimer() - t0 > MRT_MEGA_HELP_NS) return false;
+        __nanosleep(64);
+    }
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
     return true;
 }

@@ -41,32 +41,6 @@
 /* Counters (events, tickets) 128 bytes apart: one L2 line each, so the CTAs polling one event
  * do not contend with the atomics on its neighbours (HOPPER_NOTES: counters sharing lines). */
 #define MRT_MEGA_CTR_STRIDE 32
-/* Polls an epoch-scaled counter (ld.relaxed.gpu) until it reaches target (modulo 2^32): true;
- * or until stop(seen) gives up: false. One load at a time (MRT_MEGA_POLLS 1), SLEEP_NS apart,
- * sees the count up to a round trip and the sleep late; N loads in flight (issued SLEEP_NS
- * apart, each re-issued as soon as it has been looked at) see it about a round trip / N late. */
-#ifndef MRT_MEGA_POLLS
-#define MRT_MEGA_POLLS 1
-#endif
-template <int SLEEP_NS, class Stop>
-static __device__ __forceinline__ bool mrt_mega_poll(const unsigned *ctr, unsigned target, const Stop &stop) {
-    unsigned v[MRT_MEGA_POLLS];
-#pragma unroll
-    for (int i = 0; i < MRT_MEGA_POLLS; i++) {
-        if (i) __nanosleep(SLEEP_NS);
-        asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v[i]) : "l"(ctr) : "memory");
-    }
-    for (;;) {
-#pragma unroll
-        for (int i = 0; i < MRT_MEGA_POLLS; i++) {
-            if ((int)(v[i] - target) >= 0) return true;
-            if (stop(v[i])) return false;
-            if (MRT_MEGA_POLLS == 1) __nanosleep(SLEEP_NS);
-            asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v[i]) : "l"(ctr) : "memory");
-        }
-    }
-}
-
 struct mrt_mega_wait {
     const unsigned *events;
     const uint32_t *w; /* the instruction's words (shared memory) */
@@ -87,14 +61,17 @@ struct mrt_mega_wait {
     __device__ __forceinline__ void spin(unsigned j) const {
         const unsigned *ctr = events + (size_t)w[4 + 2 * j] * MRT_MEGA_CTR_STRIDE;
         const unsigned target = w[5 + 2 * j] * epoch;
-        const long long t0 = clock64();
-        mrt_mega_poll<100>(ctr, target, [&](unsigned seen) {
+        unsigned seen;
+        long long t0 = clock64();
+        for (;;) {
+            asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ctr) : "memory");
+            if ((int)(seen - target) >= 0) break;
             /* half the GEMM tile watchdog's bound: a tile waiting here is named by the event
              * it misses, not only as a tile that did not start */
             if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES / 2)
                 mrt_diag_trap(diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, slot, w[2], w[4 + 2 * j], target, seen);
-            return false;
-        });
+            __nanosleep(100);
+        }
     }
 };
 
