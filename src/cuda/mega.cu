@@ -98,6 +98,9 @@ static __device__ __forceinline__ void mrt_mega_gemm(const mrt_mega_op &o, const
 #define MRT_MEGA_HELP_NS 10000
 #endif
 
+#ifndef MRT_MEGA_HELP_POLL_NS /* the sleep between two polls of a group's ticket (ns) */
+#define MRT_MEGA_HELP_POLL_NS 64
+#endif
 /* One thread: true once every member of the group has taken its ticket (count >= target,
  * modulo 2^32; relaxed polls, then the acquire), false after MRT_MEGA_HELP_NS. */
 static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned target) {
@@ -107,7 +110,7 @@ static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned tar
         asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ticket) : "memory");
         if ((int)(seen - target) >= 0) break;
         if (mrt_globaltimer() - t0 > MRT_MEGA_HELP_NS) return false;
-        __nanosleep(64);
+        __nanosleep(MRT_MEGA_HELP_POLL_NS);
     }
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
     return true;

@@ -41,6 +41,12 @@
 /* Counters (events, tickets) 128 bytes apart: one L2 line each, so the CTAs polling one event
  * do not contend with the atomics on its neighbours (HOPPER_NOTES: counters sharing lines). */
 #define MRT_MEGA_CTR_STRIDE 32
+/* The sleep between two polls of an event (ns). H200, session 20 (M=16 KV=8192): several
+ * polls in flight lost (run 7: 2 +0.9 us, 4 +1.9; 3d76a78, reverted); with MRT_MEGA_HELP_POLL_NS
+ * (mega.cu) 300 / 200 +0.5, 30 / 20 level (run 8: 79.77 / 79.81 against 79.92 / 79.89). */
+#ifndef MRT_MEGA_POLL_NS
+#define MRT_MEGA_POLL_NS 100
+#endif
 struct mrt_mega_wait {
     const unsigned *events;
     const uint32_t *w; /* the instruction's words (shared memory) */
@@ -70,7 +76,7 @@ struct mrt_mega_wait {
              * it misses, not only as a tile that did not start */
             if (clock64() - t0 > MRT_SPIN_LIMIT_CYCLES / 2)
                 mrt_diag_trap(diag, MRT_DIAG_MEGA_WAIT, blockIdx.x, slot, w[2], w[4 + 2 * j], target, seen);
-            __nanosleep(100);
+            __nanosleep(MRT_MEGA_POLL_NS);
         }
     }
 };
