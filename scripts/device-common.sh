@@ -215,16 +215,20 @@ mega_sass_keep() {
 # WarpStateStats) of one megakernel step of build/ (`megartp bench glm5-prefix --modes mega`
 # with the args), by function and file for KERNEL (scripts/stalls_by_file.py, needs mega_sass)
 # and, TOP > 0, its TOP instructions with the most samples (scripts/sass_stalls.py); keeps the
-# source page as $O/src-NAME.csv.gz.
+# source page as $O/src-NAME.csv.gz. NCU_ARGS (e.g. --sampling-interval 0) go to ncu; for each
+# file in STALL_FILES (e.g. "topk.cuh index_logits_wg.cuh") its lines with the most samples.
 ncu_stalls() {
-    local w=$1 k=$2 top=$3
+    local w=$1 k=$2 top=$3 f
     shift 3
-    timeout 150 ncu --kernel-name regex:mrt_mega_kernel --launch-skip 10 --launch-count 1 \
+    timeout 150 ncu ${NCU_ARGS:-} --kernel-name regex:mrt_mega_kernel --launch-skip 10 --launch-count 1 \
         --section SourceCounters --section WarpStateStats -o "$O/$w" \
         build/megartp bench glm5-prefix --modes mega --reps 10 "$@" > "$O/ncu-$w.log" 2>&1
     echo "ncu $w rc=$? $(grep -E '==PROF==|==ERROR==' "$O/ncu-$w.log" | tail -2 | tr '\n' ' ')"
     ncu --import "$O/$w.ncu-rep" --page source --csv --print-source sass > "$O/src-$w.csv" 2> "$O/src-$w.err"
     python3 scripts/stalls_by_file.py "$O/src-$w.csv" "$O/sass/mega.sass" "$k" 3 | head -25
+    for f in ${STALL_FILES:-}; do
+        python3 scripts/stalls_by_file.py "$O/src-$w.csv" "$O/sass/mega.sass" "$k" 3 "$f" | sed -n '/ by line /,$p'
+    done
     [ "$top" -gt 0 ] && python3 scripts/sass_stalls.py "$O/src-$w.csv" "$top" | head -$((top + 30))
     gzip "$O/src-$w.csv"; rm -f "$O/$w.ncu-rep"
 }

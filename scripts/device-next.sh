@@ -1,26 +1,24 @@
 #!/bin/bash
-# The next session's first device run (written 2026-11-30, end of session 19): where E1's
-# time goes. Session 19 ended at mega 80.4-81.7 us (M=16 KV=8192, roundrobin), serial 72.8,
-# cmp 50.9 (bench/RESULTS.md "Session 19"); its trace's critical path is A0 -> B0 -> D1 -> E1
-# -> F1, E1 7.3 us from input to computed for one pass of 128 keys (its 16 KB of keys, two
-# token groups' 32 KB of queries, two m64n128 wgmma chains and their head sums). Prepared
-# (default PTX identical): -DMRT_MEGA_IL_STOP=N, E1 tiles stopping after phase N (1 the loads,
-# 2 the wgmmas, 3 the head sums without the stores); each build's step trace (E1 input ->
-# computed) and E1 alone (`--ops E1`).
-# Run: timeout 570 bash scripts/device-next.sh
+# The next session's first device run (written 2026-11-30, end of session 20): where F1's row
+# and E1's tile spend their time in the step, line by line. Session 20 (bench/RESULTS.md)
+# split F1's 11 us a row (M=16 KV=8192) into pass 0 3.55, the digit search 0.6, pass 1 3.4,
+# the list 1.25 and the emit 2.15 us, and E1's 7.1 us into its loads 3.4-3.6, wgmmas 0.35,
+# head sums 2.0 and stores 1.4; four keys a round in F1's pass 1 and two round trips in E1's
+# prologue each gained far less than their latency chains promised, so neither phase is the
+# chain it looked like. Nsight Compute's SASS stall samples of the default build's step at the
+# finest sampling interval (falling back to ncu's default when refused), by function and file
+# and, for topk.cuh and index_logits_wg.cuh, by source line (scripts/stalls_by_file.py).
+# Run: timeout 400 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant il1 -DMRT_MEGA_IL_STOP=1 megartp &
-build_variant il2 -DMRT_MEGA_IL_STOP=2 megartp &
-build_variant il3 -DMRT_MEGA_IL_STOP=3 megartp &
 build_or_exit build/megartp
-wait
-echo "builds $((SECONDS - t0)) s"
+echo "build $((SECONDS - t0)) s"
 {
-mega_traces 400 build build-il1 build-il2 build-il3
-for b in build build-il1 build-il2 build-il3; do
-    timeout 30 $b/megartp trace glm5-prefix --backend mega --ops E1 -o "$O/trace-E1-$b.json" > "$O/trace-E1-$b.txt" 2>&1
-    echo "E1 alone $b rc=$?"; grep -E "^  (op|E1) " "$O/trace-E1-$b.txt"
-done
+mega_sass
+K=mrt_mega_kernelILb0ELi16
+export STALL_FILES="topk.cuh index_logits_wg.cuh"
+NCU_ARGS="--sampling-interval 0" ncu_stalls step $K 0
+grep -q "Report:" "$O/ncu-step.log" || ncu_stalls step $K 0
+mega_sass_keep $K
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
