@@ -27,12 +27,12 @@
 #define MRT_MEGA_FIRST_WEIGHTS_NS 2000
 #endif
 
-/* An instruction's event waits, run by one warp (lane j spins on event j, nwait <= MRT_MAX_WAITS; the
- * warp leaves together): ld.relaxed.gpu until each counter reaches threshold * epoch
- * (compared modulo 2^32), bounded by half of MRT_SPIN_LIMIT_CYCLES, below the GEMM tile
- * watchdog's (past the bound: a watchdog record naming worker, instruction, task, event,
- * expected and seen, then a trap); then the warp's
- * fence.acq_rel.gpu (with the relaxed reads that saw the counts, PTX's acquire pattern) and
+/* An instruction's event waits, run by one warp (lane j spins on event j, nwait <=
+ * MRT_MAX_WAITS; the warp leaves together): ld.relaxed.gpu until each counter reaches
+ * threshold * epoch (compared modulo 2^32), bounded by half of MRT_SPIN_LIMIT_CYCLES, below
+ * the GEMM tile watchdog's (past the bound: a watchdog record naming worker, instruction,
+ * task, event, expected and seen, then a trap); then the warp's fence.acq_rel.gpu (with the
+ * relaxed reads that saw the counts, PTX's acquire pattern) and
  * fence.proxy.async.global (TMA reads of the producers' data follow). Relaxed polls because
  * an ld.acquire.gpu is a load plus an invalidation of the SM's whole L1 (CCTL.IVALL in the
  * SASS): polled, it emptied the L1 under the CTA's other warps once per poll. GEMM tiles

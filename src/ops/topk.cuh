@@ -326,7 +326,9 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
      * mega M=16 KV=8192 80.57 / 79.14 us against 81.15 / 79.64 (F1 input -> computed 11.07
      * against 11.36), M=16 KV=65536 191.3 against 194.9 (rows past the shared cache, read
      * from global memory in pass 1), M=128 KV=65536 547.0 against 549.3; 2 or 8 keys level
-     * with 4. Less than the latency chain promised: pass 1's time is mostly elsewhere. */
+     * with 4. Less than the latency chain promised: pass 1's time is mostly elsewhere.
+     * The list's order is now a warp's four keys together; nothing reads it in order (the
+     * list's radix passes count, its selected keys set bitmap bits). */
     for (int base = 0; base < kv; base += MRT_TOPK_P1_KEYS * T) {
         uint32_t key[MRT_TOPK_P1_KEYS], ml[MRT_TOPK_P1_KEYS], nl = 0;
 #pragma unroll
