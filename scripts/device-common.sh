@@ -230,7 +230,7 @@ ncu_stalls() {
         python3 scripts/stalls_by_file.py "$O/src-$w.csv" "$O/sass/mega.sass" "$k" 3 "$f" | sed -n '/ by line /,$p'
     done
     [ "$top" -gt 0 ] && python3 scripts/sass_stalls.py "$O/src-$w.csv" "$top" | head -$((top + 30))
-    gzip "$O/src-$w.csv"; rm -f "$O/$w.ncu-rep"
+    gzip -f "$O/src-$w.csv"; rm -f "$O/$w.ncu-rep"
 }
 
 # step_shapes MODES "BUILD_DIR..." "M BATCH KV"...: megartp bench glm5-prefix --modes MODES at
