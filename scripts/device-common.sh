@@ -18,10 +18,13 @@ build_or_exit() {
     make -j16 "${@:-all}" > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
 }
 
-# build_variant NAME FLAGS TARGET: the same tree built with EXTRA_NVCCFLAGS=FLAGS into
+# build_variant NAME FLAGS TARGET...: the same tree built with EXTRA_NVCCFLAGS=FLAGS into
 # build-NAME/ (TARGET under it; log: $O/build-NAME.log); a failure is reported, not fatal.
 build_variant() {
-    make -j16 BUILD=build-$1 EXTRA_NVCCFLAGS="$2" build-$1/$3 > "$O/build-$1.log" 2>&1 || echo "$1 build FAILED"
+    local n=$1 f=$2 t targets=""
+    shift 2
+    for t in $*; do targets="$targets build-$n/$t"; done # "TARGET TARGET" in one argument too
+    make -j16 BUILD=build-$n EXTRA_NVCCFLAGS="$f" $targets > "$O/build-$n.log" 2>&1 || echo "$n build FAILED"
 }
 
 # The megakernel's sanitizer build flags: the spin bound 1000x (compute-sanitizer slows
@@ -267,6 +270,19 @@ ab_bench() {
 # from each build folder in turn (log $O/ab-<dir>-M-KV.md; a shape given twice overwrites its
 # first log, its line stays in the summary); prints the step line, and on a failure the
 # watchdog records that are not stuck GEMM tiles.
+# mega_at BUILD_DIR LABEL "M B KV" [ARGS...]: `megartp bench glm5-prefix --modes mega` from
+# BUILD_DIR at the shape with ARGS (e.g. --workers 128; log $O/at-LABEL-M-KV.md); prints the
+# step line, and the log's head on a failure.
+mega_at() {
+    local b=$1 l=$2 s=($3) f rc
+    shift 3
+    f="$O/at-$l-${s[0]}-${s[2]}.md"
+    timeout 40 $b/megartp bench glm5-prefix --m ${s[0]} --batch ${s[1]} --kv ${s[2]} --modes mega "$@" > "$f" 2>&1
+    rc=$?
+    echo "M=${s[0]} KV=${s[2]} $l rc=$rc $(grep -E 'step, mega' "$f" | tr -s ' ' | cut -c1-150)"
+    [ $rc != 0 ] && grep -v "GEMM tile" "$f" | head -12 | cut -c1-400
+}
+
 ab_shapes() {
     local builds=$1 s b rc f
     shift
