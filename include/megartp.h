@@ -259,13 +259,6 @@ mrt_status mrt_gpu_cmp_step(mrt_gpu_exec *x, int copy);
  * its bound traps; mrt_gpu_sync then reports the worker, instruction, event, expected and
  * seen count. */
 mrt_status mrt_gpu_mega_step(mrt_gpu_exec *x, int copy, int reload);
-/* After a megakernel step: the CTAs a thread-block cluster of its launch (1: none; a build
- * with -DMRT_MEGA_CLUSTER=C takes C where the plan's workers are a multiple of C and fit as
- * clusters; negated where the driver refused a cooperative launch in clusters and the grid
- * was launched plain), in *groups the gemm_fp8 reduce groups finalized in a cluster, in *fit
- * how many clusters of C fit at once (0 without -DMRT_MEGA_CLUSTER, -1 if the query failed).
- * 0 before the first step. */
-int mrt_gpu_mega_clusters(const mrt_gpu_exec *x, int *groups, int *fit);
 mrt_status mrt_gpu_sync(mrt_gpu_exec *x);
 /* Runs executor "serial", "cmp" or "mega" on copy `copy` with trace stamps on (a warm step,
  * then the recorded one) and records the step into t, made by mrt_trace_new for x's plan.

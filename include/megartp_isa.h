@@ -10,8 +10,7 @@
  *            signal count (20..23) | ABI version (24..31)
  *   [1]      operand row (row of the OperandPtrTable, one per op)
  *   [2]      task id (plan-wide; diagnostics and traces name tasks by it)
- *   [3]      reduce group: ticket counter id (bits 0..19) | (members - 1) << 20 (bits
- *            20..30) | MRT_GROUP_CLUSTER (bit 31, set by the megakernel's loader only),
+ *   [3]      reduce group: ticket counter id (bits 0..19) | (members - 1) << 20,
  *            or MRT_NO_GROUP
  *   [4..11]  waits:   MRT_MAX_WAITS   x (event, threshold)
  *   [12..23] signals: MRT_MAX_SIGNALS x (event, increment, publication id)
@@ -41,17 +40,13 @@
  * group: only the group's finalizer (the member whose ticket is last) performs it. */
 #define MRT_PUB_BY_FINALIZER 0x80000000u
 #define MRT_MAX_GROUPS (1u << 20)
-#define MRT_MAX_GROUP_MEMBERS 2048u
-/* A reduce group's executor hint, never set by the planner: the megakernel's loader marks a
- * gemm_fp8 group whose members are exactly the CTAs of one thread-block cluster, which then
- * meet at cluster barriers instead of counting tickets in global memory (src/cuda/mega.cu). */
-#define MRT_GROUP_CLUSTER 0x80000000u
+#define MRT_MAX_GROUP_MEMBERS 4096u
 
 MRT_ISA_FN uint32_t mrt_group_pack(uint32_t id, uint32_t members) {
     return id | ((members - 1u) << 20);
 }
 MRT_ISA_FN uint32_t mrt_group_id(uint32_t w) { return w & (MRT_MAX_GROUPS - 1u); }
-MRT_ISA_FN uint32_t mrt_group_members(uint32_t w) { return ((w >> 20) & 0x7FFu) + 1u; }
+MRT_ISA_FN uint32_t mrt_group_members(uint32_t w) { return (w >> 20) + 1u; }
 
 /* Opcodes: one per op kind; 0 is the NoOp used to pad queues. */
 enum {

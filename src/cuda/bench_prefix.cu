@@ -176,14 +176,8 @@ extern "C" int mrt_bench_prefix(mrt_plan *p, void *host_glm5, int copies, int re
         step_row(out, "serial", "", t_step, reps, step_bytes, rd_us);
         if (want_cmp) step_row(out, "cmp", " multistream + PDL", t_cmp, reps, step_bytes, rd_us);
         if (want_mega) {
-            char kind[128];
-            int cgroups = 0, cfit = 0, csize = mrt_gpu_mega_clusters(x, &cgroups, &cfit);
+            char kind[64];
             snprintf(kind, sizeof kind, " persistent megakernel, %d workers", p->workers);
-            if (csize > 1 || csize < -1)
-                snprintf(kind + strlen(kind), sizeof kind - strlen(kind), ", clusters of %d%s (%d groups finalized in one)",
-                         abs(csize), csize < 0 ? ", not cooperative" : "", cgroups);
-            else if (cfit) /* a cluster build whose clusters this plan could not take */
-                snprintf(kind + strlen(kind), sizeof kind - strlen(kind), ", no clusters (%d fit)", cfit);
             step_row(out, "mega", kind, t_mega, reps, step_bytes, rd_us);
         }
         fprintf(out, "| same-bytes read kernel | | %.2f | %.2f | %.2f | 1.00 |\n", rd_us, step_bytes * 1e-6,

@@ -27,10 +27,6 @@ typedef struct mrt_gpu_mega {
     bool loaded;
     float *part[MRT_MAX_OPS];
     int smem, tn; /* dynamic shared memory a CTA; the plan's GEMM tile width (kernel instance) */
-    int cluster;  /* CTAs a thread-block cluster of the launch (1: no clusters; -DMRT_MEGA_CLUSTER) */
-    int cluster_groups; /* gemm_fp8 reduce groups finalized in a cluster (MRT_GROUP_CLUSTER) */
-    int cooperative;    /* 0: the driver refused a cooperative launch in clusters, launched plain */
-    int cluster_fit;    /* clusters of MRT_MEGA_CLUSTER CTAs that fit at once (-1: the query failed; 0: no such build) */
 } mrt_gpu_mega;
 
 typedef struct op_state {

@@ -88,9 +88,6 @@ extern "C" int mrt_gpu_watchdog_report(char *buf, size_t n) {
         else if (code == MRT_DIAG_MEGA_WAIT)
             snprintf(line, sizeof line, "megakernel worker %u, instruction %u (task %u): event e%u still %u, waiting for %u\n",
                      d[4], d[5], d[6], d[7], d[9], d[8]);
-        else if (code == MRT_DIAG_MEGA_CLUSTER_WAIT)
-            snprintf(line, sizeof line, "megakernel worker %u (cluster rank %u of %u), instruction %u (task %u): cluster meeting %u not complete\n",
-                     d[4], d[8], d[9], d[5], d[6], d[7]);
         else if (code == MRT_DIAG_MEGA_UNSUPPORTED)
             snprintf(line, sizeof line, "megakernel worker %u, instruction %u (task %u): opcode %u is not implemented\n",
                      d[4], d[5], d[6], d[7]);

@@ -41,22 +41,9 @@
 #define MRT_GEMM_PIPE MRT_MEGA_PIPE
 #endif
 
-/* -DMRT_MEGA_CLUSTER=C (C = 2 or 4; 0 = off): launch the megakernel in thread-block clusters of
- * C CTAs where the plan's workers allow, and finalize the gemm_fp8 reduce groups whose members
- * are exactly one cluster's CTAs through cluster meetings (mega_cluster.cuh says why). */
-#ifndef MRT_MEGA_CLUSTER
-#define MRT_MEGA_CLUSTER 0
-#endif
-
 #include "bench.h"
 #include "exec_internal.h"
 #include "gemm_host.h" /* mrt_gpu_diag; gemm_core.cuh: mrt_diag_trap, MRT_DIAG_* */
-#include "mega_cluster.cuh"
-#if MRT_MEGA_CLUSTER > 1
-#define MRT_MEGA_BY_CLAIMS , 0, 0 /* mrt_mega_finalize_claimed's rank and ranks: claims */
-#else
-#define MRT_MEGA_BY_CLAIMS
-#endif
 #include "mega_gemm.cuh"
 #include "ops.h"
 #include "stamp.cuh"
@@ -70,9 +57,6 @@ typedef struct mrt_mega_args {
     unsigned *launches; /* CTAs started since the last reload: CTA tickets give the step number */
     unsigned *diag;
     unsigned long long *stamps; /* TRACE: [workers][max_len][MRT_PH_COUNT] %globaltimer ns */
-#if MRT_MEGA_CLUSTER > 1
-    unsigned cluster; /* CTAs a cluster (the launch's), 1 without clusters */
-#endif
 } mrt_mega_args;
 
 static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) {
@@ -280,12 +264,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
      * (k-1)*gridDim.x .. k*gridDim.x-1. */
     __shared__ unsigned epoch_s;
     if (threadIdx.x == 0) epoch_s = atomicAdd(a.launches, 1u) / gridDim.x + 1u;
-#if MRT_MEGA_CLUSTER > 1
-    __shared__ __align__(8) uint64_t meet_s; /* the cluster's meeting barrier (mega_cluster.cuh) */
-    const uint32_t meet = mrt_smem_u32(&meet_s);
-    unsigned meetings = 0; /* thread 0: this CTA's cluster meetings so far */
-    if (a.cluster > 1) mrt_cluster_meet_init(meet, a.cluster);
-#endif
     __syncthreads();
     const unsigned epoch = epoch_s;
     for (int slot = 0; slot < a.max_len; slot++) {
@@ -351,46 +329,11 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         __syncthreads(); /* every writer of this instruction is done */
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_COMPUTED);
         const bool grouped = w[3] != MRT_NO_GROUP;
-#if MRT_MEGA_CLUSTER > 1
-        const unsigned members = grouped ? mrt_group_members(w[3]) : 1u;
-#else
         const unsigned members = grouped ? (w[3] >> 20) + 1u : 1u;
-#endif
         const size_t gid = w[3] & (MRT_MAX_GROUPS - 1u);
         unsigned *ticket = a.tickets + gid * MRT_MEGA_CTR_STRIDE;
         /* No __threadfence (fence.sc): the barrier orders every writer before thread 0, whose
          * release (the ticket's acq_rel, the signals' red.release) is cumulative. */
-#if MRT_MEGA_CLUSTER > 1
-        if (opcode == MRT_OPC_GEMM_FP8 && grouped && (w[3] & MRT_GROUP_CLUSTER)) {
-            /* The members are this cluster's CTAs: meet (every member's partial plane
-             * written), take the unit's jobs by rank, meet again, rank 0 publishes. The
-             * fences make the meetings gpu-scope acquire / release for the planes and the
-             * jobs' outputs, which the consumers read from other clusters. */
-            if (threadIdx.x == 0) {
-                asm volatile("fence.acq_rel.gpu;" ::: "memory");
-                mrt_cluster_meet(meet, a.cluster, meetings, a.diag, (unsigned)slot, w[2]);
-                asm volatile("fence.acq_rel.gpu;" ::: "memory");
-            }
-            __syncthreads();
-            {
-                const mrt_mega_fin_ctr ctr = {NULL, NULL, epoch}; /* no counters: jobs by rank */
-                const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
-                const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
-                mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi,
-#ifdef MRT_MEGA_FIN_PROBE
-                                          ph,
-#endif
-                                          (int)mrt_cluster_rank(), (int)a.cluster);
-            }
-            __syncthreads();
-            if (threadIdx.x == 0) {
-                asm volatile("fence.acq_rel.gpu;" ::: "memory");
-                mrt_cluster_meet(meet, a.cluster, meetings, a.diag, (unsigned)slot, w[2]);
-                if (mrt_cluster_rank() == 0) mrt_mega_signal(a, w, nsig, true);
-                mrt_mega_signal(a, w, nsig, false);
-            }
-        } else
-#endif
         if (opcode == MRT_OPC_GEMM_FP8 && grouped) {
             /* The group's finalization, by whichever members are there once it is complete:
              * the member completing the ticket always finalizes; a member that took its
@@ -414,9 +357,9 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
                 const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
                 const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
 #ifdef MRT_MEGA_FIN_PROBE
-                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, ph MRT_MEGA_BY_CLAIMS) && g.tid == 0)
+                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, ph) && g.tid == 0)
 #else
-                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi MRT_MEGA_BY_CLAIMS) && g.tid == 0)
+                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi) && g.tid == 0)
 #endif
                     mrt_mega_signal(a, w, nsig, true);
             }
@@ -470,55 +413,6 @@ static int mega_smem(int *dyn, char *why, size_t n) {
     return 0;
 }
 
-/* The cluster size of the launch: MRT_MEGA_CLUSTER where the plan's workers are a multiple of
- * it and that many clusters can be resident at once (a GPC's SMs are not always a multiple of
- * the cluster size: the H200's 132 SMs may hold fewer than 33 clusters of 4); else 1. */
-static int mega_cluster_size(const mrt_plan *p, const void *fn, int smem, int *fit) {
-    *fit = 0;
-#if MRT_MEGA_CLUSTER > 1
-    const int c = MRT_MEGA_CLUSTER;
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeClusterDimension;
-    at[0].val.clusterDim.x = (unsigned)c, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
-    cfg.gridDim = dim3(p->workers), cfg.blockDim = dim3(MRT_MEGA_THREADS), cfg.dynamicSmemBytes = (size_t)smem;
-    cfg.attrs = at, cfg.numAttrs = 1;
-    if (cudaOccupancyMaxActiveClusters(fit, fn, &cfg) != cudaSuccess) {
-        cudaGetLastError();
-        *fit = -1;
-        return 1;
-    }
-    return p->workers % c == 0 && *fit * c >= p->workers ? c : 1;
-#else
-    (void)p, (void)fn, (void)smem;
-    return 1;
-#endif
-}
-
-/* The plan's instructions as the megakernel runs them (host copy `out`): a gemm_fp8 reduce
- * group whose members sit on the `c` workers of one cluster (c*k .. c*k+c-1, one member
- * each) gets MRT_GROUP_CLUSTER in its members' group words. Returns the groups marked. */
-static int mega_mark_clusters(const mrt_plan *p, int c, uint32_t *out) {
-    int marked = 0;
-    for (int g = 0; c > 1 && g < p->n_groups; g++) {
-        const mrt_group *gr = &p->groups[g];
-        if (gr->members != c || p->g->ops[gr->op].kind != MRT_OPC_GEMM_FP8) continue;
-        unsigned seen = 0;
-        const int base = p->tasks[gr->first_task].worker / c * c;
-        for (int k = 0; k < c; k++) {
-            const int w = p->tasks[gr->first_task + k].worker;
-            if (w >= base && w < base + c) seen |= 1u << (w - base);
-        }
-        if (seen != (1u << c) - 1u) continue;
-        for (int k = 0; k < c; k++) {
-            const mrt_task *t = &p->tasks[gr->first_task + k];
-            out[((size_t)t->worker * p->max_len + t->slot) * MRT_INSTR_WORDS + 3] |= MRT_GROUP_CLUSTER;
-        }
-        marked++;
-    }
-    return marked;
-}
-
 static mrt_status mega_load(mrt_gpu_exec *x) {
     mrt_plan *p = x->p;
     mrt_gpu_mega *m = &x->mega;
@@ -543,8 +437,6 @@ static mrt_status mega_load(mrt_gpu_exec *x) {
         m->tn = rows[i].tn;
     }
     if (!m->tn) m->tn = 16;
-    m->cluster = mega_cluster_size(p, mega_kernel(false, m->tn), m->smem, &m->cluster_fit);
-    m->cluster_groups = 0, m->cooperative = 1;
     cudaError_t e = cudaSuccess;
     if (!st) {
         e = cudaMalloc(&m->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4);
@@ -582,52 +474,18 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
         cudaError_t e = cudaMemsetAsync(m->events, 0, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE, x->stream);
         if (!e) e = cudaMemsetAsync(m->tickets, 0, 3 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE, x->stream);
         if (!e) e = cudaMemsetAsync(m->launches, 0, 4, x->stream);
-        const size_t bytes = (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4;
-        uint32_t *instr = m->cluster > 1 ? (uint32_t *)malloc(bytes) : p->instr;
-        if (!instr) return mrt_fail(x->ctx, MRT_ERR_NOMEM, "mega: out of memory");
-        if (instr != p->instr) memcpy(instr, p->instr, bytes), m->cluster_groups = mega_mark_clusters(p, m->cluster, instr);
-        if (!e) e = cudaMemcpyAsync(m->instr, instr, bytes, cudaMemcpyHostToDevice, x->stream);
-        if (!e) e = cudaStreamSynchronize(x->stream); /* the instructions are pageable host memory */
-        if (instr != p->instr) free(instr);
+        if (!e) e = cudaMemcpyAsync(m->instr, p->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4,
+                                    cudaMemcpyHostToDevice, x->stream);
+        if (!e) e = cudaStreamSynchronize(x->stream); /* p->instr is pageable host memory */
         if (e) return mrt_gpu_cuda_fail(x, e, "mega: upload");
     }
     mrt_mega_args a = {m->instr, p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,
-                       m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps
-#if MRT_MEGA_CLUSTER > 1
-                       , (unsigned)m->cluster
-#endif
-    };
+                       m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps};
     void *args[1] = {&a};
     const void *fn = mega_kernel(stamps != NULL, m->tn);
-    cudaError_t e;
-    if (m->cluster > 1) { /* co-resident as a cooperative launch, in clusters */
-        cudaLaunchConfig_t cfg = {};
-        cudaLaunchAttribute at[2];
-        at[0].id = cudaLaunchAttributeClusterDimension;
-        at[0].val.clusterDim.x = (unsigned)m->cluster, at[0].val.clusterDim.y = 1, at[0].val.clusterDim.z = 1;
-        at[1].id = cudaLaunchAttributeCooperative;
-        at[1].val.cooperative = 1;
-        cfg.gridDim = dim3(p->workers), cfg.blockDim = dim3(MRT_MEGA_THREADS), cfg.dynamicSmemBytes = (size_t)m->smem;
-        cfg.stream = x->stream, cfg.attrs = at, cfg.numAttrs = m->cooperative ? 2 : 1;
-        e = cudaLaunchKernelExC(&cfg, fn, args);
-        if ((e == cudaErrorNotSupported || e == cudaErrorInvalidValue) && m->cooperative) {
-            /* where a cooperative launch does not take clusters: the same grid, which the
-             * loader checked fits as resident clusters (an absent peer would end in the
-             * meetings' watchdog, not a hang); the bench's step line says so */
-            cudaGetLastError();
-            m->cooperative = 0, cfg.numAttrs = 1;
-            e = cudaLaunchKernelExC(&cfg, fn, args);
-        }
-    } else
-        e = cudaLaunchCooperativeKernel(fn, dim3(p->workers), dim3(MRT_MEGA_THREADS), args, (size_t)m->smem, x->stream);
+    cudaError_t e = cudaLaunchCooperativeKernel(fn, dim3(p->workers), dim3(MRT_MEGA_THREADS), args, (size_t)m->smem,
+                                                x->stream);
     return e ? mrt_gpu_cuda_fail(x, e, "mega: launch") : MRT_OK;
-}
-
-int mrt_gpu_mega_clusters(const mrt_gpu_exec *x, int *groups, int *fit) {
-    const bool on = x && x->mega.loaded;
-    if (groups) *groups = on ? x->mega.cluster_groups : 0;
-    if (fit) *fit = on ? x->mega.cluster_fit : 0;
-    return on ? x->mega.cluster * (x->mega.cooperative ? 1 : -1) : 0;
 }
 
 mrt_status mrt_gpu_mega_step(mrt_gpu_exec *x, int copy, int reload) { return mrt_gpu_mega_launch(x, copy, reload, NULL); }

@@ -354,18 +354,10 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
  * finalization into the ticket and the wait for the group, the claim and one job, and the rest
  * (later jobs, the done counts, the signals). A member whose group 0 got no job keeps the
  * instruction's own "visible" stamp (seen as a negative phase). */
-/* -DMRT_MEGA_CLUSTER (mega.cu): with ranks > 0 the member is rank `rank` of a cluster group
- * and takes the unit's jobs by rank instead of claims: job = gi * ranks + rank, then ranks x
- * (its CTA's groups) further, so a unit's first jobs spread over the cluster's SMs; no
- * counters (true nowhere: the caller publishes after the cluster's meeting). The same jobs
- * and job code as the claims (one call site, one inlined copy): the same bytes. */
 static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi
 #ifdef MRT_MEGA_FIN_PROBE
                                                  , unsigned long long *ph
-#endif
-#if MRT_MEGA_CLUSTER > 1
-                                                 , int rank, int ranks
 #endif
 ) {
     const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
@@ -376,34 +368,18 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
      * sees every job's writes". */
     unsigned prev_done = 0;
     bool pending = false;
-#if MRT_MEGA_CLUSTER > 1
-    const int step = ranks * (MRT_MEGA_THREADS / g.n);
-    for (int next = gi * ranks + rank;; next += step) {
-        int job;
-        if (ranks > 0) {
-            if (next >= u.jobs) break;
-            job = next;
-        } else {
-#else
     for (;;) {
-        int job;
-        {
-#endif
-            if (g.tid == 0) {
-                const int j = mrt_mega_claim(c, u.jobs);
-                if (pending) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
-                sm.job[gi] = j;
-            }
-            g.sync();
-            job = sm.job[gi];
-            if (job < 0) break;
+        if (g.tid == 0) {
+            const int j = mrt_mega_claim(c, u.jobs);
+            if (pending) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
+            sm.job[gi] = j;
         }
+        g.sync();
+        const int job = sm.job[gi];
+        if (job < 0) break;
         mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
 #ifdef MRT_MEGA_FIN_PROBE
         if (ph && gi == 0 && g.tid == 0 && !pending) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
-#endif
-#if MRT_MEGA_CLUSTER > 1
-        if (ranks > 0) continue;
 #endif
         if (g.tid == 0)
             asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(prev_done) : "l"(c.done) : "memory");

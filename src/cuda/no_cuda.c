@@ -77,12 +77,6 @@ mrt_status mrt_gpu_mega_step(mrt_gpu_exec *x, int copy, int reload) {
     (void)x, (void)copy, (void)reload;
     return no_gpu();
 }
-int mrt_gpu_mega_clusters(const mrt_gpu_exec *x, int *groups, int *fit) {
-    (void)x;
-    if (groups) *groups = 0;
-    if (fit) *fit = 0;
-    return 0;
-}
 mrt_status mrt_gpu_trace_step(mrt_gpu_exec *x, const char *executor, int copy, mrt_trace *t) {
     (void)x, (void)executor, (void)copy, (void)t;
     return no_gpu();

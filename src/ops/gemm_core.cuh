@@ -169,7 +169,6 @@ enum {
     MRT_DIAG_FULL_WAIT = 4,  /* a consumer waited for a stage / the scales: v = smem address, parity */
     MRT_DIAG_MEGA_WAIT = 5,  /* the megakernel's event wait: v = worker, slot, task, event, expected, seen */
     MRT_DIAG_MEGA_UNSUPPORTED = 6, /* the megakernel met an opcode it cannot run: v = worker, slot, task, opcode */
-    MRT_DIAG_MEGA_CLUSTER_WAIT = 7, /* a cluster meeting (mega_cluster.cuh): v = worker, slot, task, meeting, rank, CTAs */
 };
 static __device__ __forceinline__ void mrt_diag_trap(unsigned *diag, unsigned code, unsigned v0, unsigned v1,
                                                      unsigned v2, unsigned v3, unsigned v4 = 0, unsigned v5 = 0,

@@ -70,10 +70,8 @@ static mrt_status reset(glm5_fixture *f) {
     return st;
 }
 
-/* pol: the plan's options in words, for the messages; clusters: the plan's workers suit a
- * -DMRT_MEGA_CLUSTER build's clusters, so such a build must have finalized groups in them */
-static void one_plan(glm5_config c, glm5_shape s, const mrt_plan_opts &o, const char *pol, int replays,
-                     bool clusters = false) {
+/* pol: the plan's options in words, for the messages */
+static void one_plan(glm5_config c, glm5_shape s, const mrt_plan_opts &o, const char *pol, int replays) {
     glm5_fixture f;
     mrt_status st = glm5_fixture_new_cfg(ctx, c, s, &o, 11 + s.m + s.kv, &f);
     if (!CHECK(st == MRT_OK, "M %d kv %d %s: set-up: %s", s.m, s.kv, pol, mrt_last_error(ctx))) return;
@@ -86,16 +84,6 @@ static void one_plan(glm5_config c, glm5_shape s, const mrt_plan_opts &o, const 
         st = take(f.x, f.g, &ser);
     char what[160];
     snprintf(what, sizeof what, "M %d batch %d kv %d %s", s.m, s.batch, s.kv, pol);
-    if (clusters && !st) {
-        int groups = 0, fit = 0, size = mrt_gpu_mega_clusters(f.x, &groups, &fit);
-#if MRT_MEGA_CLUSTER > 1
-        CHECK(abs(size) == MRT_MEGA_CLUSTER && groups > 0,
-              "%s: launched in clusters of %d%s (%d groups finalized in one; %d clusters fit)", what, abs(size),
-              size < 0 ? ", not cooperative" : "", groups, fit);
-#else
-        CHECK(size == 1 && groups == 0, "%s: no clusters without -DMRT_MEGA_CLUSTER (%d, %d groups)", what, size, groups);
-#endif
-    }
     int bad = st ? -1 : diff(&ser, &meg, what);
     CHECK(st == MRT_OK && bad == 0, "%s: mega = serial byte for byte in all %d tensors (%d differ) %s", what, NT, bad,
           st ? mrt_last_error(ctx) : "");
@@ -145,14 +133,6 @@ int main(int argc, char **argv) {
         o.split = "D1=2", o.place = "D1=0-63,E1=0-63,D0=64-131,D2=64-131";
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o,
                  "roundrobin --split D1=2 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131", 100);
-    }
-    { /* 128 workers, a multiple of 4: a -DMRT_MEGA_CLUSTER=4 build runs it in clusters, B0's q
-       * and D1's reduce groups each on one cluster (roundrobin deals them out aligned) */
-        mrt_plan_opts o = mrt_plan_opts_default();
-        o.workers = 128;
-        one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "roundrobin, 128 workers", 1000, true);
-        o.policy = MRT_POLICY_CRITICAL_PATH;
-        one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "critical-path, 128 workers", 100);
     }
     /* the rest of [E]'s shapes: M in {1, 16, 64, 128} x KV in {1024, 8192, 65536} */
     const glm5_shape shapes[] = {{1, 1, 1024},   {1, 1, 8192},    {1, 1, 65536},  {16, 2, 1024},
