@@ -132,6 +132,8 @@ typedef struct mrt_plan_opts {
                             blocks), after the tiling's rules; NULL = the tiling's */
     const char *place;   /* comma list OP=LO-HI (or OP=W): roundrobin deals those ops' tasks over
                             workers LO..HI only, the other ops keep the rotation; NULL = none */
+    const char *chunk;   /* comma list OP=N: N keys a task for those chunked ops (index logits;
+                            a multiple of 128), after the tiling's rules; NULL = the tiling's */
 } mrt_plan_opts;
 
 mrt_plan_opts mrt_plan_opts_default(void);

@@ -86,19 +86,25 @@ static void interleavings(void) {
         glm5_host_free(&out);
     }
     CHECK(same == 50, "%d of 50 interleavings gave identical bytes", same);
-    /* other placements of the same graph: other queues, the same bytes */
-    for (int k = 0; k < 2; k++) {
+    /* other placements of the same graph: other queues, the same bytes; E1 in other chunks
+     * (--chunk: 256 keys, two tasks a request here, and one of 2048): other tasks, the same
+     * logits, so the same bytes */
+    for (int k = 0; k < 4; k++) {
         mrt_plan_opts o = mrt_plan_opts_default();
-        const char *what = k ? "roundrobin --place D0=64-131,D2=64-131,D1=0-63,E1=0-63" : "critical-path";
-        if (k) o.place = "D0=64-131,D2=64-131,D1=0-63,E1=0-63";
-        else o.policy = MRT_POLICY_CRITICAL_PATH;
+        const char *what[] = {"critical-path", "roundrobin --place D0=64-131,D2=64-131,D1=0-63,E1=0-63",
+                              "--chunk E1=256 --split D1=2 --place D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131",
+                              "--chunk E1=2048"};
+        if (k == 0) o.policy = MRT_POLICY_CRITICAL_PATH;
+        if (k == 1) o.place = "D0=64-131,D2=64-131,D1=0-63,E1=0-63";
+        if (k == 2) o.chunk = "E1=256", o.split = "D1=2", o.place = "D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131";
+        if (k == 3) o.chunk = "E1=2048";
         mrt_plan *other = NULL;
-        if (CHECK(mrt_plan_build(s.g, &o, &other) == MRT_OK, "%s plan: %s", what, mrt_last_error(ctx))) {
+        if (CHECK(mrt_plan_build(s.g, &o, &other) == MRT_OK, "%s plan: %s", what[k], mrt_last_error(ctx))) {
             mrt_plan *keep = s.p;
             s.p = other;
             glm5_host out = {0};
-            if (CHECK(run(&s, &out, mrt_cpu_opts_default()) == MRT_OK, "%s run: %s", what, mrt_last_error(ctx)))
-                CHECK(glm5_digest(&out) == first, "%s gave the same bytes as roundrobin", what);
+            if (CHECK(run(&s, &out, mrt_cpu_opts_default()) == MRT_OK, "%s run: %s", what[k], mrt_last_error(ctx)))
+                CHECK(glm5_digest(&out) == first, "%s gave the same bytes as roundrobin", what[k]);
             glm5_host_free(&out);
             s.p = keep;
             mrt_plan_free(other);

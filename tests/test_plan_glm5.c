@@ -407,6 +407,46 @@ static void test_split(mrt_context *ctx) {
     }
 }
 
+/* --chunk OP=N: the named index-logits ops' keys a task after the tiling's rules (tasks =
+ * requests x ceil(kv / N), the other ops untouched), refused with the op named when it takes
+ * no chunks or N is not a multiple of 128. */
+static void test_chunk(mrt_context *ctx) {
+    glm5_config c = glm5_config_glm5();
+    const glm5_shape s = {16, 2, 8192};
+    struct {
+        const char *chunk;
+        int e1, d1, e1_chunk;
+    } ok[] = {{NULL, 128, 128, 128}, {"E1=256", 64, 128, 256}, {"E1=3072", 6, 128, 3072}, {"E1=16384", 2, 128, 16384}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.chunk = ok[i].chunk;
+        mrt_graph *g;
+        mrt_plan *p = build(ctx, &c, s, o, &g);
+        const char *w = ok[i].chunk ? ok[i].chunk : "(none)";
+        const int e1 = p ? op_tiles(p, "E1") : -1, id = p ? mrt_graph_find_op(g, "E1")->id : 0;
+        CHECK(p && e1 == ok[i].e1, "--chunk %s: E1 %d tasks, want %d", w, e1, ok[i].e1);
+        CHECK(p && p->cfg[id].chunk == ok[i].e1_chunk, "--chunk %s: E1 chunk %d, want %d", w, p ? p->cfg[id].chunk : -1,
+              ok[i].e1_chunk);
+        CHECK(p && op_tiles(p, "D1") == ok[i].d1, "--chunk %s: D1 %d tasks, want %d", w, p ? op_tiles(p, "D1") : -1, ok[i].d1);
+        mrt_plan_free(p);
+        mrt_graph_free(g);
+    }
+    struct {
+        const char *ops, *chunk, *says;
+    } bad[] = {{NULL, "E1=100", "\"100\" is not a multiple of 128 keys"},
+               {NULL, "E1=0", "\"0\" is not a multiple of 128 keys"},
+               {NULL, "E1=-128", "\"-128\" is not a multiple of 128 keys"},
+               {NULL, "D1=256", "D1 takes no chunks (only index logits do)"},
+               {NULL, "X7=256", "X7 is not a planned op"},
+               {"A0,C0,B1", "E1=256", "E1 is not a planned op"},
+               {NULL, "E1", "\"E1\" is not OP=N"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.ops = bad[i].ops, o.chunk = bad[i].chunk;
+        expect_refused(ctx, &c, s, o, bad[i].chunk, bad[i].says);
+    }
+}
+
 /* --place OP=LO-HI: roundrobin deals the named ops' tasks over LO..HI in their own rotation,
  * the other ops rotate over all workers as if the placed ops were not there, every queue keeps
  * plan order (its slots 0, 1, ... in task order); refused with the op or the range named. */
@@ -474,6 +514,7 @@ int main(void) {
     test_subgraph(ctx);
     test_order(ctx);
     test_split(ctx);
+    test_chunk(ctx);
     test_place(ctx);
     test_estimates(ctx);
     test_cost_tokens(ctx);

@@ -63,6 +63,13 @@ static const char *usage =
     "  --place LIST     roundrobin only: deal the named ops' tasks over a range of workers,\n"
     "                   e.g. D0=64-131,D2=64-131 (OP=W for one); the other ops keep the\n"
     "                   rotation over all workers\n"
+    "  --chunk LIST     keys a task of the named index-logits ops, e.g. E1=256 (a multiple\n"
+    "                   of 128; default 128, doubled while there would be more than two\n"
+    "                   tasks a worker). On the H200, M=16 KV=8192: --chunk E1=256 --split\n"
+    "                   D1=2 --place D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131 gives mega\n"
+    "                   74.2 us against 79.7 (M=1 KV=8192 69.1 against 75.5, M=16 KV=1024\n"
+    "                   71.0 against 72.4), but 28-37 us more at M=64 and at KV=65536:\n"
+    "                   bench/RESULTS.md, session 21\n"
     "  --pairing P      auto (registered tile-level strategies, default) or whole (every\n"
     "                   consumer waits for its whole producer)\n"
     "  --fuse-events    merge events whose producers are the same tasks (Mirage's fusion)\n"
@@ -213,6 +220,9 @@ static int parse(int argc, char **argv, cli *c) {
         } else if (!strcmp(a, "--place")) {
             if (!v) r = -1;
             c->plan.place = v, i++;
+        } else if (!strcmp(a, "--chunk")) {
+            if (!v) r = -1;
+            c->plan.chunk = v, i++;
         } else if (!strcmp(a, "--model")) {
             if (!v || (strcmp(v, "glm5") && strcmp(v, "dsv32"))) {
                 fprintf(stderr, "megartp: --model: unknown model \"%s\" (glm5, dsv32)\n", v ? v : "");
@@ -251,8 +261,9 @@ static void print_plan_opts(const cli *c) {
            o->policy == MRT_POLICY_CRITICAL_PATH ? "critical-path" : "roundrobin",
            o->tiling == MRT_TILING_SEED ? "seed" : "default", o->pairing == MRT_PAIRING_WHOLE ? "whole" : "auto",
            o->fuse_events ? ", fused events" : "");
-    const char *names[] = {"ops", "order", "split", "place"}, *vals[] = {o->ops, o->order, o->split, o->place};
-    for (int i = 0; i < 4; i++)
+    const char *names[] = {"ops", "order", "split", "place", "chunk"},
+               *vals[] = {o->ops, o->order, o->split, o->place, o->chunk};
+    for (int i = 0; i < 5; i++)
         if (vals[i] && *vals[i]) printf(", --%s %s", names[i], vals[i]);
     printf("\n");
 }

@@ -7,7 +7,7 @@
 mrt_plan_opts mrt_plan_opts_default(void) {
     mrt_plan_opts o = {.workers = 132, .policy = MRT_POLICY_ROUNDROBIN, .tiling = MRT_TILING_DEFAULT,
                        .pairing = MRT_PAIRING_AUTO, .fuse_events = 0, .ops = NULL, .order = NULL, .split = NULL,
-                       .place = NULL};
+                       .place = NULL, .chunk = NULL};
     return o;
 }
 
@@ -240,6 +240,30 @@ static mrt_status given_splits(mrt_plan *p) {
     return MRT_OK;
 }
 
+/* The --chunk list (OP=N,...): N keys a task for those chunked ops (index logits: a request's
+ * keys in chunks of N, the last one shorter), after every other tiling rule, so E1's task
+ * count can be measured without a rebuild (e.g. 64 tasks of 256 keys at M=16 KV=8192, one
+ * round on the 64 workers of an indexer partition; bench/RESULTS.md, session 21). A multiple
+ * of 128, the size the E1 tiles pass over keys in. */
+static mrt_status given_chunks(mrt_plan *p) {
+    for (const char *s = p->opts.chunk; *s;) {
+        const mrt_op *op;
+        const char *val;
+        int vn;
+        mrt_status st = op_item(p, "--chunk", "OP=N", s, &op, &val, &vn, &s);
+        if (st) return st;
+        const long v = whole_number(val, vn, 1L << 24);
+        if (v < 128 || v % 128)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--chunk: %s: \"%.*s\" is not a multiple of 128 keys up to 2^24",
+                            op->name, vn, val);
+        mrt_tile_cfg *c = &p->cfg[op->id];
+        if (c->chunk < 1)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--chunk: %s takes no chunks (only index logits do)", op->name);
+        c->chunk = (int)v;
+    }
+    return MRT_OK;
+}
+
 /* The --place list (OP=LO-HI or OP=W): roundrobin deals those ops' tasks over workers LO..HI
  * (schedule.c), so a placement that keeps ops apart (e.g. D0's tiles off the workers that run
  * D1 and E1, which are on the critical path) can be measured without a rebuild. Roundrobin
@@ -316,6 +340,7 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
     for (int i = 0; i < p->n_ops; i++) p->cfg[p->ops[i]] = pick_cfg(p, &g->ops[p->ops[i]]);
     if (o.tiling == MRT_TILING_DEFAULT && MRT_SHARE_WORKERS) share_workers(p);
     if (p->opts.split && *p->opts.split && (s = given_splits(p))) goto fail;
+    if (p->opts.chunk && *p->opts.chunk && (s = given_chunks(p))) goto fail;
     if (p->opts.place && *p->opts.place && (s = given_places(p))) goto fail;
     p->phase_us[0] = t1 - t0;
     double t2 = mrt_now_us();

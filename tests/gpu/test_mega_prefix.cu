@@ -134,6 +134,12 @@ int main(int argc, char **argv) {
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o,
                  "roundrobin --split D1=2 --place D1=0-63,E1=0-63,D0=64-131,D2=64-131", 100);
     }
+    { /* E1 in 256-key tasks on the indexer branch's own workers (--chunk): other tasks, the same bytes */
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.chunk = "E1=256", o.split = "D1=2", o.place = "D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131";
+        one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o,
+                 "roundrobin --chunk E1=256 --split D1=2 --place D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131", 100);
+    }
     /* the rest of [E]'s shapes: M in {1, 16, 64, 128} x KV in {1024, 8192, 65536} */
     const glm5_shape shapes[] = {{1, 1, 1024},   {1, 1, 8192},    {1, 1, 65536},  {16, 2, 1024},
                                  {16, 2, 65536}, {64, 2, 1024},   {64, 2, 8192},  {64, 2, 65536},
