@@ -266,10 +266,6 @@ ab_bench() {
     done
 }
 
-# ab_shapes "BUILD_DIR..." "M BATCH KV"...: megartp bench glm5-prefix --modes mega at each shape
-# from each build folder in turn (log $O/ab-<dir>-M-KV.md; a shape given twice overwrites its
-# first log, its line stays in the summary); prints the step line, and on a failure the
-# watchdog records that are not stuck GEMM tiles.
 # mega_at BUILD_DIR LABEL "M B KV" [ARGS...]: `megartp bench glm5-prefix --modes mega` from
 # BUILD_DIR at the shape with ARGS (e.g. --workers 128; log $O/at-LABEL-M-KV.md); prints the
 # step line, and the log's head on a failure.
@@ -283,6 +279,10 @@ mega_at() {
     [ $rc != 0 ] && grep -v "GEMM tile" "$f" | head -12 | cut -c1-400
 }
 
+# ab_shapes "BUILD_DIR..." "M BATCH KV"...: megartp bench glm5-prefix --modes mega at each shape
+# from each build folder in turn (log $O/ab-<dir>-M-KV.md; a shape given twice overwrites its
+# first log, its line stays in the summary); prints the step line, and on a failure the
+# watchdog records that are not stuck GEMM tiles.
 ab_shapes() {
     local builds=$1 s b rc f
     shift
