@@ -175,16 +175,23 @@ sanitize() {
     grep -E "^========= Error" -A1 "$O/$tool-$name.log" | cut -c1-160 | head -6
 }
 
-# mega_traces DEADLINE BUILD_DIR...: `megartp trace glm5-prefix --backend mega` from each build
-# folder (log $O/trace-<dir>.txt, JSON beside it) until the script has run DEADLINE seconds
-# (needs $t0); prints each trace's per-op table.
+# mega_trace BUILD_DIR LABEL [ARGS...]: `megartp trace glm5-prefix --backend mega ARGS` from
+# BUILD_DIR (log $O/trace-LABEL.txt, JSON beside it); prints its rc and per-op table.
+mega_trace() {
+    local b=$1 l=$2
+    shift 2
+    timeout 30 $b/megartp trace glm5-prefix --backend mega "$@" -o "$O/trace-$l.json" > "$O/trace-$l.txt" 2>&1
+    echo "trace $l rc=$?"; sed -n "/^  op /,/critical path/p" "$O/trace-$l.txt"
+}
+
+# mega_traces DEADLINE BUILD_DIR...: mega_trace of each build folder (label: the folder) until
+# the script has run DEADLINE seconds (needs $t0).
 mega_traces() {
     local deadline=$1 b
     shift
     for b in "$@"; do
         [ $((SECONDS - t0)) -gt "$deadline" ] && break
-        timeout 30 $b/megartp trace glm5-prefix --backend mega -o "$O/trace-$b.json" > "$O/trace-$b.txt" 2>&1
-        echo "trace $b rc=$?"; sed -n "/^  op /,/critical path/p" "$O/trace-$b.txt"
+        mega_trace "$b" "$b"
     done
 }
 
@@ -279,21 +286,13 @@ mega_at() {
     [ $rc != 0 ] && grep -v "GEMM tile" "$f" | head -12 | cut -c1-400
 }
 
-# ab_shapes "BUILD_DIR..." "M BATCH KV"...: megartp bench glm5-prefix --modes mega at each shape
-# from each build folder in turn (log $O/ab-<dir>-M-KV.md; a shape given twice overwrites its
-# first log, its line stays in the summary); prints the step line, and on a failure the
-# watchdog records that are not stuck GEMM tiles.
+# ab_shapes "BUILD_DIR..." "M BATCH KV"...: mega_at each shape from each build folder in turn
+# (label: the folder; a shape given twice overwrites its first log, its line stays in the
+# summary).
 ab_shapes() {
-    local builds=$1 s b rc f
+    local builds=$1 s b
     shift
     for s in "$@"; do
-        set -- $s
-        for b in $builds; do
-            f="$O/ab-$b-$1-$3.md"
-            timeout 40 $b/megartp bench glm5-prefix --m $1 --batch $2 --kv $3 --modes mega > "$f" 2>&1
-            rc=$?
-            echo "M=$1 KV=$3 $b rc=$rc $(grep -E 'step, mega' "$f" | tr -s ' ' | cut -c1-100)"
-            [ $rc != 0 ] && grep -v "GEMM tile" "$f" | head -12 | cut -c1-400
-        done
+        for b in $builds; do mega_at "$b" "$b" "$s"; done
     done
 }

@@ -23,8 +23,7 @@ for r in 1 2; do
     mega_at build/ default128-$r "16 2 8192" --workers 128
     mega_at build-c4/ c4-128-$r "16 2 8192" --workers 128
 done
-timeout 30 build-c4/megartp trace glm5-prefix --backend mega --workers 128 -o "$O/trace-c4.json" > "$O/trace-c4.txt" 2>&1
-echo "trace c4 rc=$?"; sed -n "/^  op /,/critical path/p" "$O/trace-c4.txt"
+mega_trace build-c4 c4 --workers 128
 timeout 200 build-c4/tests/gpu/test_mega_prefix > "$O/test_mega_prefix-c4.log" 2>&1
 echo "test_mega_prefix c4 rc=$? $(tail -1 "$O/test_mega_prefix-c4.log")"; grep -E "FAIL" "$O/test_mega_prefix-c4.log" | head -5
 timeout 60 build-c4/tests/gpu/test_mega > "$O/test_mega-c4.log" 2>&1

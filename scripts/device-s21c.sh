@@ -24,10 +24,8 @@ for r in 1 2; do
     mega_at build/ default$W-$r "16 2 8192" --workers $W
     mega_at build-c4/ c4-$W-$r "16 2 8192" --workers $W
 done
-timeout 30 build-c4/megartp trace glm5-prefix --backend mega --workers $W -o "$O/trace-c4.json" > "$O/trace-c4.txt" 2>&1
-echo "trace c4 rc=$?"; sed -n "/^  op /,/critical path/p" "$O/trace-c4.txt"
-timeout 30 build/megartp trace glm5-prefix --backend mega --workers $W -o "$O/trace-d.json" > "$O/trace-d.txt" 2>&1
-echo "trace default $W rc=$?"; sed -n "/^  op /,/critical path/p" "$O/trace-d.txt"
+mega_trace build-c4 c4 --workers $W
+mega_trace build d --workers $W
 timeout 200 build-c4/tests/gpu/test_mega_prefix > "$O/test_mega_prefix-c4.log" 2>&1
 echo "test_mega_prefix c4 rc=$? $(tail -1 "$O/test_mega_prefix-c4.log")"; grep -E "FAIL" "$O/test_mega_prefix-c4.log" | head -5
 for sh in "1 1 8192" "16 2 1024" "64 2 8192" "128 2 8192"; do

@@ -20,8 +20,7 @@ for r in 1 2; do
     mega_at build-c4/ c4-120-$r "16 2 8192" --workers 120 --split D1=4
 done
 for b in build build-c4; do
-    timeout 30 $b/megartp trace glm5-prefix --backend mega --workers 120 --split D1=4 -o "$O/trace-$b.json" > "$O/trace-$b.txt" 2>&1
-    echo "trace $b 120 rc=$?"; sed -n "/^  op /,/critical path/p" "$O/trace-$b.txt"
+    mega_trace $b $b --workers 120 --split D1=4
 done
 for sh in "1 1 8192" "16 2 1024" "64 2 8192" "128 2 8192"; do
     [ $((SECONDS - t0)) -gt 400 ] && break

@@ -19,8 +19,7 @@ for r in 1 2; do
     mega_at build-c256/ c256-$r "16 2 8192"
     mega_at build-c256/ c256P1-$r "16 2 8192" $P1
 done
-timeout 30 build-c256/megartp trace glm5-prefix --backend mega $P1 -o "$O/trace-c256P1.json" > "$O/trace-c256P1.txt" 2>&1
-echo "trace c256 P1 rc=$?"; sed -n "/^  op /,/critical path/p" "$O/trace-c256P1.txt"
+mega_trace build-c256 c256P1 $P1
 timeout 60 build-c256/megartp run glm5-prefix --backend mega $P1 > "$O/run-c256.txt" 2>&1
 echo "run c256 P1 rc=$? $(tail -1 "$O/run-c256.txt")"
 for sh in "1 1 8192" "16 2 1024" "64 2 8192" "16 2 65536"; do

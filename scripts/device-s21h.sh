@@ -15,9 +15,7 @@ for sh in "1 1 1024" "64 2 8192" "16 2 65536"; do
     for v in default chunkP1; do
         [ $((SECONDS - t0)) -gt 230 ] && break
         a=""; [ $v = chunkP1 ] && a=$C
-        timeout 30 build/megartp trace glm5-prefix --backend mega --m $1 --batch $2 --kv $3 $a \
-            -o "$O/trace-$v-$1-$3.json" > "$O/trace-$v-$1-$3.txt" 2>&1
-        echo "trace $v M=$1 KV=$3 rc=$?"; sed -n "/^  op /,/critical path/p" "$O/trace-$v-$1-$3.txt"
+        mega_trace build $v-$1-$3 --m $1 --batch $2 --kv $3 $a
     done
 done
 echo "t=$((SECONDS - t0)) s"
