@@ -2,6 +2,8 @@
  * full GLM-5 size in both tilings, DeepSeek-V3.2 dimensions, 50 interleavings and real
  * threads with identical bytes, the race detector on a plan with one wait removed, and
  * bad runtime inputs refused before anything is written. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "glm5_check.h"
@@ -122,6 +124,81 @@ static void interleavings(void) {
     drop(&s);
 }
 
+/* Top-k with a row over several workers (--split F1=P: slices, each a task, the group's last
+ * member merges): the same indices as the one-task row (the reference tile function) for
+ * logits full of ties, infinities, NaN and signed zeros, rows with fewer finite logits than k
+ * and none at all, k from 1 to beyond the row; every interleaving (seeded) and real threads. */
+static void topk_slices(void) {
+    static const int kvs[] = {1000, 4099, 300}, ks[] = {1, 100, 2048, 5000};
+    uint64_t rng = 0x9E3779B97F4A7C15ull;
+    int runs = 0, same = 0;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 4; b++) {
+            const int64_t m = 5, kv = kvs[a], k = ks[b], dl[2] = {m, kv}, dk[2] = {m, k};
+            mrt_graph *g = mrt_graph_new(ctx);
+            mrt_tensor *l = mrt_tensor_new(g, "logits", MRT_F32, MRT_ROLE_INPUT, 2, dl);
+            mrt_tensor *o = mrt_tensor_new(g, "idx", MRT_I32, MRT_ROLE_OUTPUT, 2, dk);
+            mrt_op_params pr = {.i = {(int32_t)k}};
+            if (!CHECK(mrt_op_new(g, "topk", "F1", 1, &l, 1, &o, &pr) != NULL, "topk op: %s", mrt_last_error(ctx))) {
+                mrt_graph_free(g);
+                return;
+            }
+            float *L = malloc(sizeof(float) * (size_t)(m * kv));
+            int32_t *ref = malloc(sizeof(int32_t) * (size_t)(m * k)), *out = malloc(sizeof(int32_t) * (size_t)(m * k));
+            for (int64_t i = 0; i < m * kv; i++) { /* 40 values: ties everywhere */
+                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                const int v = (int)(rng >> 40) % 64, r = (int)(i / kv);
+                L[i] = v < 40 ? (float)(v - 20) * 0.375f : v < 44 ? INFINITY : v < 48 ? -INFINITY : v < 52 ? NAN
+                                                          : v < 56 ? -0.0f : 0.0f;
+                if (r == 3) L[i] = (i % kv) % 7 ? NAN : L[i]; /* few finite logits */
+                if (r == 4) L[i] = -INFINITY;                   /* none */
+            }
+            void *bufs[MRT_MAX_TENSORS] = {0};
+            bufs[l->id] = L;
+            for (int split = 1; split <= 16; split += split < 3 ? 1 : split) { /* 1 2 3 6 12 */
+                char sp[16];
+                snprintf(sp, sizeof sp, "F1=%d", split);
+                mrt_plan_opts po = mrt_plan_opts_default();
+                po.workers = 7, po.split = sp;
+                mrt_plan *p = NULL;
+                if (!CHECK(mrt_plan_build(g, &po, &p) == MRT_OK, "kv %lld --split %s: %s", (long long)kv, sp,
+                           mrt_last_error(ctx)))
+                    continue;
+                for (int t = 0; t < (split == 1 ? 1 : 4); t++) {
+                    int32_t *dst = split == 1 ? ref : out;
+                    memset(dst, 0x5A, sizeof(int32_t) * (size_t)(m * k)); /* poison */
+                    bufs[o->id] = dst;
+                    mrt_cpu_opts co = mrt_cpu_opts_default();
+                    co.seed = 77 + (uint64_t)t, co.threads = t == 3 ? 3 : 0;
+                    if (!CHECK(mrt_cpu_run(p, bufs, &co) == MRT_OK, "kv %lld k %lld --split %s: %s", (long long)kv,
+                               (long long)k, sp, mrt_last_error(ctx)))
+                        continue;
+                    if (split == 1) continue;
+                    runs++;
+                    same += CHECK(memcmp(ref, out, sizeof(int32_t) * (size_t)(m * k)) == 0,
+                                  "kv %lld k %lld --split %s (run %d): other indices than one task a row", (long long)kv,
+                                  (long long)k, sp, t);
+                }
+                mrt_plan_free(p);
+            }
+            /* the reference itself: ascending, -1 after min(k, finite logits) */
+            for (int64_t r = 0; r < m; r++) {
+                int64_t fin = 0, bad = 0;
+                for (int64_t j = 0; j < kv; j++) fin += isfinite(L[r * kv + j]) != 0;
+                const int64_t want = fin < k ? fin : k;
+                for (int64_t i = 0; i < k; i++) {
+                    const int32_t j = ref[r * k + i];
+                    bad += i < want ? j < 0 || j >= kv || (i > 0 && j <= ref[r * k + i - 1]) : j != -1;
+                }
+                CHECK(bad == 0, "kv %lld k %lld row %lld: %lld bad reference entries", (long long)kv, (long long)k,
+                      (long long)r, (long long)bad);
+            }
+            free(L), free(ref), free(out);
+            mrt_graph_free(g);
+        }
+    printf("top-k in slices: %d of %d runs gave the one-task row's indices\n", same, runs);
+}
+
 /* One wait removed (the verifier bypassed): the executor reports the unprotected read
  * under every interleaving, whether the producer happened to run first or not. */
 static void race_detection(void) {
@@ -195,6 +272,9 @@ int main(void) {
     against_reference("GLM-5 reduced", &r, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, NULL);
     /* --split: D1 unsplit (its lone task finalizes), B0 and the head gate at other splits */
     against_reference("GLM-5", &c, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, "D1=1,B0=2,C0=3");
+    /* F1 rows in 3 slices (128, 128 and 44 keys) */
+    against_reference("GLM-5", &c, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, "F1=3");
+    topk_slices();
     interleavings();
     race_detection();
     bad_inputs();

@@ -178,7 +178,15 @@ static void test_shapes(mrt_context *ctx) {
                               op_tiles(p, "D1") == 128 && op_tiles(p, "D0") == mt * 128,
                           "default B0 %d (siblings %d), D1 %d, D0 %d at M %d on %d workers", b0, sib,
                           op_tiles(p, "D1"), op_tiles(p, "D0"), s.m, workers);
-                    CHECK(op_tiles(p, "F1") == s.m, "default plans F1 per row");
+                    /* F1: rows x slices at most the workers, slices of >= 16384 keys, at most 8
+                     * (topk.c default_cfg): M=16 KV=131072 -> 8 a row, KV=8192 -> 1 */
+                    const int by_keys = s.kv / 16384, by_w = workers / s.m;
+                    const int sl = by_keys < by_w ? (by_keys < 8 ? by_keys : 8) : (by_w < 8 ? by_w : 8);
+                    CHECK(op_tiles(p, "F1") == s.m * (sl > 1 ? sl : 1), "default F1 %d tasks at M %d kv %d on %d workers",
+                          op_tiles(p, "F1"), s.m, s.kv, workers);
+                    if (s.kv == 131072) /* the rule's figures: 8 slices of 16384 keys a row at M=16, 1 at M=256 */
+                        CHECK(op_tiles(p, "F1") == (s.m == 16 ? 128 : s.m), "F1 %d tasks at M %d kv 131072",
+                              op_tiles(p, "F1"), s.m);
                     /* A0: a row a task while the rows fit the workers, else the fewest rows a
                      * task that cover them (M=256: 2 rows, 128 tasks) */
                     const int a0_rows = s.m <= workers ? 1 : (s.m + workers - 1) / workers;
@@ -390,10 +398,30 @@ static void test_split(mrt_context *ctx) {
         mrt_plan_free(p);
         mrt_graph_free(g);
     }
+    /* top-k: N slices a row of 8192 keys, each a task (slices of a multiple of 128 keys: 5 ->
+     * 1664 keys, the last 1536; 16 -> 512), one reduce group a row */
+    const int f1_split[] = {1, 2, 5, 16}, f1_tasks[] = {16, 32, 80, 256};
+    for (int i = 0; i < 4; i++) {
+        char sp[16];
+        snprintf(sp, sizeof sp, "F1=%d", f1_split[i]);
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.split = sp;
+        mrt_graph *g;
+        mrt_plan *p = build(ctx, &c, s, o, &g);
+        int groups = 0;
+        for (int k = 0; p && k < p->n_groups; k++) groups += p->groups[k].op == mrt_graph_find_op(g, "F1")->id;
+        CHECK(p && op_tiles(p, "F1") == f1_tasks[i] && groups == (f1_split[i] > 1 ? 16 : 0),
+              "--split %s: F1 %d tasks in %d groups, want %d in %d", sp, p ? op_tiles(p, "F1") : -1, groups, f1_tasks[i],
+              f1_split[i] > 1 ? 16 : 0);
+        mrt_plan_free(p);
+        mrt_graph_free(g);
+    }
     struct {
         const char *ops, *split, *says;
     } bad[] = {{NULL, "D1=3", "D1=3 does not divide its 16 K blocks"},
-               {NULL, "A0=2", "A0 does not split K"},
+               {NULL, "A0=2", "A0 does not split (only the split-K GEMMs and top-k's rows do)"},
+               {NULL, "F1=17", "F1=17: top-k splits a row into 1..16 slices"},
+               {NULL, "F1=0", "\"0\" is not a split of 1..4096"},
                {NULL, "X7=1", "X7 is not a planned op"},
                {"A0,C0,B1", "D1=1", "D1 is not a planned op"},
                {NULL, "D1", "\"D1\" is not OP=N"},

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "topk_split.h"
 
 mrt_plan_opts mrt_plan_opts_default(void) {
     mrt_plan_opts o = {.workers = 132, .policy = MRT_POLICY_ROUNDROBIN, .tiling = MRT_TILING_DEFAULT,
@@ -213,9 +214,10 @@ static long whole_number(const char *val, int val_len, long max) {
 
 /* The --split list (OP=N,...): split-K N for those ops, after every other tiling rule, so a
  * queue layout can be measured without a rebuild (e.g. D1 in fewer, longer tasks leaves
- * workers to D0, whose input is ready at the same moment). Only the split-K GEMMs (the ops
- * whose default tiling states its tasks; their input 0 is [M, K]) and only divisors of their
- * K blocks: every split holds the same K blocks, as the stream executors require. */
+ * workers to D0, whose input is ready at the same moment). The split-K GEMMs (the ops whose
+ * default tiling states its tasks; their input 0 is [M, K]) take divisors of their K blocks
+ * only: every split holds the same K blocks, as the stream executors require. Top-k takes N
+ * slices a row (1 = a row on one worker; topk.c). */
 static mrt_status given_splits(mrt_plan *p) {
     const mrt_graph *g = p->g;
     for (const char *s = p->opts.split; *s;) {
@@ -229,8 +231,16 @@ static mrt_status given_splits(mrt_plan *p) {
         if (v < 1)
             return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s: \"%.*s\" is not a split of 1..4096", name, vn, val);
         mrt_tile_cfg *c = &p->cfg[op->id];
+        if (op->kind == MRT_OPC_TOPK) { /* slices a row, each on its own worker (topk.c) */
+            if (v > MRT_TOPK_MAX_SLICES)
+                return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s=%ld: top-k splits a row into 1..%d slices", name,
+                                v, MRT_TOPK_MAX_SLICES);
+            c->split = (int)v;
+            continue;
+        }
         if (c->tasks < 1 || c->split < 1)
-            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s does not split K (only the split-K GEMMs do)", name);
+            return mrt_fail(p->ctx, MRT_ERR_INVALID,
+                            "--split: %s does not split (only the split-K GEMMs and top-k's rows do)", name);
         const int64_t kblocks = g->tensors[op->in[0]].dims[1] / 128;
         if (kblocks % v)
             return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s=%ld does not divide its %lld K blocks", name, v,

@@ -17,7 +17,8 @@
 
 /* The megakernel's device copies of the plan: instructions, the OperandPtrTable
  * ([copies][plan ops] rows of src/cuda/mega_op.h), never-reset event counters and
- * reduce-group tickets, the CTA launch count, gemm_fp8 split partials per graph op, and
+ * reduce-group tickets, the CTA launch count, gemm_fp8 split partials (F1: its slices' pairs
+ * and counts) per graph op, and
  * the dynamic shared memory each CTA gets. */
 typedef struct mrt_gpu_mega {
     uint32_t *instr;

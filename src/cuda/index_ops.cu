@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "gemm_host.h" /* mrt_gpu_fail, mrt_gpu_raise_smem */
 #include "index_logits.cuh"
@@ -61,6 +62,23 @@ __global__ void __launch_bounds__(T) mrt_topk_kernel(mrt_topk_args a, mrt_cta_st
     mrt_pdl_entry<TRACE>(ts); /* the logits are E1's */
     mrt_topk_tile<T, STOP>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topk_smem, (int)threadIdx.x);
     mrt_stamp_end_if<TRACE>(ts);
+}
+
+/* ---- F1, a row in slices (the megakernel's F1 with split > 1; test variants 11 and 12): CTA
+ * (p, r) is slice p of row r, 384 threads as in the megakernel; the CTA completing the row's
+ * ticket (acq_rel: releases its slice, acquires the others) merges the row. Tickets start at 0. */
+__global__ void __launch_bounds__(384) mrt_topk_slices_kernel(mrt_topk_args a, int P, int S, unsigned *tickets) {
+    extern __shared__ __align__(16) uint8_t mrt_topks_smem[];
+    __shared__ int last;
+    const int p = (int)blockIdx.x, r = (int)blockIdx.y, tid = (int)threadIdx.x;
+    mrt_topk_slice<384>(a, r, p * S, min(a.kv, p * S + S), p, P, mrt_topks_smem, tid);
+    if (tid == 0) {
+        unsigned t;
+        asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], 1;" : "=r"(t) : "l"(tickets + r) : "memory");
+        last = t + 1u == (unsigned)P;
+    }
+    __syncthreads();
+    if (last) mrt_topk_merge<384>(a, r, P, S, mrt_topks_smem, tid);
 }
 
 #define MRT_TOPK_REG_MAX 16384 /* variants 8 and 9: 16 keys a thread of 1024 */
@@ -252,19 +270,42 @@ template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cud
     return cudaSuccess;
 }
 
+/* Variants 11 and 12: `split` slices a row (mrt_topk_slices); scratch and tickets allocated
+ * and freed on the stream around the launch (tests only: no graph capture). */
+static cudaError_t mrt_topks_launch(mrt_topk_args a, int split, cudaStream_t s) {
+    int64_t slice;
+    const int P = (int)mrt_topk_slices(a.kv, split, &slice);
+    const int room = (int)((mrt_gpu_smem_optin() - mrt_topk_slice_smem_bytes(0)) / 4);
+    a.slice_cache = (int)(slice < room ? slice : room) & ~3;
+    long long bytes = mrt_topk_slice_smem_bytes(a.slice_cache);
+    if (mrt_topk_merge_smem_bytes(a.kv) > bytes) bytes = mrt_topk_merge_smem_bytes(a.kv);
+    unsigned *tickets = nullptr;
+    const size_t ent = (size_t)a.M * 2 * a.kv, cnt = (size_t)a.M * P * MRT_TOPK_GW;
+    cudaError_t e = cudaFuncSetAttribute(mrt_topk_slices_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (!e) e = cudaMallocAsync((void **)&a.ent, (ent + cnt + (size_t)a.M) * 4, s);
+    if (e) return e;
+    a.cnt = a.ent + ent, tickets = a.cnt + cnt;
+    e = cudaMemsetAsync(tickets, 0, (size_t)a.M * 4, s);
+    if (!e) mrt_topk_slices_kernel<<<dim3(P, a.M), 384, (size_t)bytes, s>>>(a, P, (int)slice, tickets), e = cudaGetLastError();
+    cudaError_t f = cudaFreeAsync(a.ent, s);
+    return e ? e : f;
+}
+
 static int topk_run(int variant, const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why,
                     size_t n) {
     const char *F = "mrt_gpu_topk";
-    if (variant < 0 || variant > 10)
+    if (variant < 0 || variant > 12)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: 1 CTA of 1024 threads a row, 1: of 512, 2: cluster of 8 x 256, "
                             "3: cluster of 4 x 256, 4-7: variant 0 stopped after a phase, 8: keys in registers, 9: "
-                            "8 with its output staged in shared memory, 10: 1 CTA of 384 threads)", F, variant);
+                            "8 with its output staged in shared memory, 10: 1 CTA of 384 threads, 11 / 12: the "
+                            "megakernel's row in 3 / 16 slices)", F, variant);
     if (!logits) return mrt_gpu_fail(why, n, "%s: logits is NULL", F);
     if (!out) return mrt_gpu_fail(why, n, "%s: out is NULL", F);
     if (M < 1) return mrt_gpu_fail(why, n, "%s: M = %d must be >= 1", F, M);
     if (kv < 1) return mrt_gpu_fail(why, n, "%s: kv = %d must be >= 1", F, kv);
     if (k < 1) return mrt_gpu_fail(why, n, "%s: k = %d must be >= 1", F, k);
     mrt_topk_args a;
+    memset(&a, 0, sizeof a);
     a.logits = logits, a.out = out, a.M = M, a.kv = kv, a.k = k;
     a.cache_keys = kv <= MRT_TOPK_CACHE_MAX ? kv : 0;
     if ((variant == 8 || variant == 9) && kv > MRT_TOPK_REG_MAX) /* variant 10 is the shared-memory row */
@@ -272,6 +313,8 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
                             MRT_TOPK_REG_MAX, kv);
     if ((variant < 2 || (variant > 3 && variant < 8) || variant == 10) && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
         return mrt_gpu_fail(why, n, "%s: kv = %d: the row's bitmaps do not fit shared memory", F, kv);
+    if (variant >= 11 && mrt_topk_merge_smem_bytes(kv) > mrt_gpu_smem_optin())
+        return mrt_gpu_fail(why, n, "%s: kv = %d: the row's merge does not fit shared memory", F, kv);
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t e = variant == 0   ? mrt_topk_launch<1024>(a, s, pdl)
                     : variant == 1 ? mrt_topk_launch<512>(a, s, pdl)
@@ -282,8 +325,9 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
                     : variant == 6 ? mrt_topk_launch<1024, 3>(a, s, pdl)
                     : variant == 7 ? mrt_topk_launch<1024, 4>(a, s, pdl)
                     : variant == 8 ? mrt_topkr_launch_kv<false>(a, s, pdl)
-                    : variant == 9 ? mrt_topkr_launch_kv<true>(a, s, pdl)
-                                   : mrt_topk_launch<384>(a, s, pdl);
+                    : variant == 9  ? mrt_topkr_launch_kv<true>(a, s, pdl)
+                    : variant == 10 ? mrt_topk_launch<384>(a, s, pdl)
+                                    : mrt_topks_launch(a, variant == 11 ? 3 : 16, s);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);
 }

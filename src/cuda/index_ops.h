@@ -85,7 +85,9 @@ int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stre
  * refused above that). Variant 9: variant 8 with the indices staged in shared memory and
  * stored as whole rows (H200, session 9: 6.73 against variant 8's 7.16 us at kv = 8192).
  * Variant 10: variant 0's shared-memory row on 384 threads, the megakernel's whole CTA
- * (MRT_MEGA_TOPK_THREADS, mega_op.h). */
+ * (MRT_MEGA_TOPK_THREADS, mega_op.h). Variants 11 and 12: the megakernel's row in 3 and 16
+ * slices (topk.cuh mrt_topk_slice / mrt_topk_merge, a CTA a slice, the row's last merges;
+ * scratch allocated around each launch: not for timing). */
 int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
                          char *why, size_t n);
 

@@ -187,10 +187,30 @@ static __device__ __noinline__
 
 /* F1 rows (payload r0 r1), threads 0..MRT_MEGA_TOPK_THREADS-1 (mega_op.h). The register row
  * (the standalone kernel's variant 9, 32 keys a thread here) measured level in the step
- * (session 9 run 1, H200: 149.4 / 149.6 us against 149.9 / 149.1): the shared-memory row stays. */
-static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
-    if (threadIdx.x >= MRT_MEGA_TOPK_THREADS) return;
-    mrt_topk_tile<MRT_MEGA_TOPK_THREADS, MRT_MEGA_TOPK_STOP>(o.tk, (int)pl[0], (int)pl[1], smem, (int)threadIdx.x);
+ * (session 9 run 1, H200: 149.4 / 149.6 us against 149.9 / 149.1): the shared-memory row stays.
+ * A row over several workers (payload r r+1 s0 s1 p P S, P > 1): this task's slice, then the
+ * row's ticket (thread 0, acq_rel: the release publishes the slice, the acquire of the one
+ * completing it orders every slice before its reads); that one merges the row. *last tells
+ * the kernel body whether this task performs the group's publications. */
+static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem,
+                                                  unsigned *tickets, uint32_t group, unsigned epoch, int *last) {
+    constexpr int T = MRT_MEGA_TOPK_THREADS;
+    const int tid = (int)threadIdx.x;
+    if (tid >= T) return;
+    if (pl[5] <= 1) {
+        mrt_topk_tile<T, MRT_MEGA_TOPK_STOP>(o.tk, (int)pl[0], (int)pl[1], smem, tid);
+        return;
+    }
+#ifndef MRT_MEGA_NO_TOPK_SLICES /* diagnostic builds (session 22): the slice code left out */
+    mrt_topk_slice<T>(o.tk, (int)pl[0], (int)pl[2], (int)pl[3], (int)pl[4], (int)pl[5], smem, tid);
+    /* the group's ticket as the kernel body reads it (w[3]: members - 1 above bit 20, the id) */
+    unsigned *ticket = tickets + (size_t)(group & (MRT_MAX_GROUPS - 1u)) * MRT_MEGA_CTR_STRIDE;
+    if (tid == 0) *last = mrt_atom_add_acq_rel(ticket, 1u) + 1u == ((group >> 20) + 1u) * epoch;
+    mrt_topk_bar<T>();
+    if (*last) mrt_topk_merge<T>(o.tk, (int)pl[0], (int)pl[5], (int)pl[6], smem, tid);
+#else
+    (void)tickets, (void)group, (void)epoch, (void)last;
+#endif
 }
 
 #ifdef MRT_MEGA_A0_PROBE
@@ -246,7 +266,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
     extern __shared__ uint8_t mrt_mega_smem_raw[];
     __shared__ uint32_t w_s[MRT_INSTR_WORDS];
     __shared__ __align__(64) mrt_mega_op op; /* the instruction's operand row, less its TMA descriptors */
-    __shared__ int last; /* gemm_fp8 groups: this CTA takes part in the group's finalization */
+    __shared__ int last; /* gemm_fp8 groups: this CTA takes part in the group's finalization; F1
+                          * slices: this CTA merged the row */
     /* GEMM layouts and TMA boxes want 1024-byte alignment (128-byte swizzle atoms) */
     const uint32_t raw = mrt_smem_u32(mrt_mega_smem_raw);
     uint8_t *smem = mrt_mega_smem_raw + (((raw + 1023u) & ~1023u) - raw);
@@ -322,7 +343,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             else mrt_mega_il_tile8(o, pl, smem);
 #endif
             break;
-        case MRT_OPC_TOPK: mrt_mega_topk(o, pl, smem); break;
+        case MRT_OPC_TOPK: mrt_mega_topk(o, pl, smem, a.tickets, w[3], epoch, &last); break;
         default:
             if (threadIdx.x == 0) mrt_diag_trap(a.diag, MRT_DIAG_MEGA_UNSUPPORTED, blockIdx.x, (unsigned)slot, w[2], opcode);
         }
@@ -369,8 +390,9 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             if (!o.fused_q_b) mrt_mega_finalize(o, pl, fin);
             __syncthreads();
             if (threadIdx.x == 0) mrt_mega_signal(a, w, nsig, false), mrt_mega_signal(a, w, nsig, true);
-        } else if (threadIdx.x == 0) {
-            const bool done = !grouped || mrt_atom_add_acq_rel(ticket, 1u) + 1u == members * epoch;
+        } else if (threadIdx.x == 0) { /* a grouped F1 slice took its ticket itself (mrt_mega_topk) */
+            const bool done = !grouped || (opcode == MRT_OPC_TOPK ? last != 0
+                                                                   : mrt_atom_add_acq_rel(ticket, 1u) + 1u == members * epoch);
             mrt_mega_signal(a, w, nsig, false);
             if (done) mrt_mega_signal(a, w, nsig, true);
         }

@@ -193,6 +193,20 @@ static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, 
         if (a.k < 1) return refuse(x, op, "k must be >= 1");
         a.cache_keys = a.kv <= MRT_TOPK_CACHE_MAX && mrt_topk_smem_bytes(a.kv, a.kv) <= smem ? a.kv : 0;
         if (mrt_topk_smem_bytes(a.kv, a.cache_keys) > smem) return refuse(x, op, "its row state does not fit shared memory");
+        int64_t slice;
+        const int64_t slices = mrt_topk_slices(a.kv, x->p->cfg[op->id].split, &slice);
+        if (slices <= 1) return MRT_OK;
+        /* a row over several workers (topk.c): pairs and G arrays in x->mega.part[op], shared
+         * by the weight copies (steps do not overlap) */
+        if (mrt_topk_merge_smem_bytes(a.kv) > smem) return refuse(x, op, "its row's merge does not fit shared memory");
+        const long long room = (smem - mrt_topk_slice_smem_bytes(0)) / 4;
+        a.slice_cache = (int)(slice < room ? slice : room) & ~3;
+        const size_t words = (size_t)a.M * 2 * a.kv + (size_t)a.M * slices * MRT_TOPK_GW;
+        if (!x->mega.part[op->id]) {
+            cudaError_t e = cudaMalloc((void **)&x->mega.part[op->id], words * 4);
+            if (e) return mrt_gpu_cuda_fail(x, e, "mega: top-k slices");
+        }
+        a.ent = (uint32_t *)x->mega.part[op->id], a.cnt = a.ent + (size_t)a.M * 2 * a.kv;
         return MRT_OK;
     }
     default: return refuse(x, op, "no megakernel code for this op kind");

@@ -35,6 +35,8 @@
 #include <cooperative_groups.h>
 #include <stdint.h>
 
+#include "topk_split.h"
+
 #define MRT_TOPK_NB 4096          /* histogram bins of a 12-bit digit */
 #define MRT_TOPK_CACHE_MAX 24576  /* rows of at most this many logits stay in shared memory */
 #define MRT_TOPK_BAR 1            /* named barrier of the row's threads */
@@ -44,6 +46,10 @@ struct mrt_topk_args {
     int *out;            /* [M, k] */
     int M, kv, k;
     int cache_keys;      /* kv if the row is cached in shared memory, else 0 */
+    /* a row over several workers (mrt_topk_slice / mrt_topk_merge; topk.c has the layout) */
+    uint32_t *ent;       /* [M, 2 kv]: (key, index) pairs of each slice, by digit */
+    uint32_t *cnt;       /* [M * slices, MRT_TOPK_GW]: each slice's G array */
+    int slice_cache;     /* keys of a slice kept in shared memory (a longer slice is read twice) */
 };
 
 /* Scalars shared by the row's threads (16-byte aligned size: the cache after it takes uint4). */
@@ -244,6 +250,29 @@ static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, ui
                                    hist, sh, tid);
 }
 
+/* The output from the row's bitmaps (W words): `sel` the selected keys, `tie` the keys equal
+ * to the threshold, of which the first `need` in index order are taken; `taken` indices in
+ * all, the rest of out[0, k) -1. Each thread owns a run of words: counts, two scans, then its
+ * indices in order. Ends with a barrier (the next row reuses shared memory). */
+template <int T>
+static __device__ __forceinline__ void mrt_topk_emit(const uint32_t *sel, const uint32_t *tie, int W, uint32_t need,
+                                                     uint32_t taken, int k, int *out, mrt_topk_shared *sh, int tid) {
+    const int per = (W + T - 1) / T, w0 = min(W, tid * per), w1 = min(W, w0 + per);
+    uint32_t cs = 0, ct = 0, ts, tt;
+    for (int w = w0; w < w1; w++) cs += (uint32_t)__popc(sel[w]), ct += (uint32_t)__popc(tie[w]);
+    const uint32_t es = mrt_topk_scan<T>(cs, sh, &ts, tid);
+    mrt_topk_bar<T>(); /* wsum is rewritten by the next scan */
+    const uint32_t et = mrt_topk_scan<T>(ct, sh, &tt, tid);
+    uint32_t pos = es + min(et, need), ties = need > et ? need - et : 0u; /* ties this run may take */
+    for (int w = w0; w < w1; w++) {
+        uint32_t m = sel[w], t = tie[w];
+        for (; t && ties; ties--) m |= t & (0u - t), t &= t - 1u; /* the lowest ties first */
+        for (; m; m &= m - 1u) out[pos++] = w * 32 + __ffs(m) - 1;
+    }
+    for (int r = (int)taken + tid; r < k; r += T) out[r] = -1;
+    mrt_topk_bar<T>();
+}
+
 /* Row `row` (kv logits) -> out[0, k). T threads, tid 0..T-1; smem as mrt_topk_smem_bytes
  * (cache_keys >= kv: the row is cached; 0: read from global memory in both passes).
  *  pass 0: load (cache), count the finite keys, histogram of the top 12 bits; the digit
@@ -378,21 +407,7 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     }
     if constexpr (STOP == 4) return;
 
-    /* emit */
-    const int per = (W + T - 1) / T, w0 = min(W, tid * per), w1 = min(W, w0 + per);
-    uint32_t cs = 0, ct = 0, ts, tt;
-    for (int w = w0; w < w1; w++) cs += (uint32_t)__popc(sel[w]), ct += (uint32_t)__popc(tie[w]);
-    const uint32_t es = mrt_topk_scan<T>(cs, sh, &ts, tid);
-    mrt_topk_bar<T>(); /* wsum is rewritten by the next scan */
-    const uint32_t et = mrt_topk_scan<T>(ct, sh, &tt, tid);
-    uint32_t pos = es + min(et, s.need), ties = s.need > et ? s.need - et : 0u; /* ties this run may take */
-    for (int w = w0; w < w1; w++) {
-        uint32_t m = sel[w], t = tie[w];
-        for (; t && ties; ties--) m |= t & (0u - t), t &= t - 1u; /* the lowest ties first */
-        for (; m; m &= m - 1u) out[pos++] = w * 32 + __ffs(m) - 1;
-    }
-    for (int r = (int)min(nvalid, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
-    mrt_topk_bar<T>(); /* the next row reuses shared memory */
+    mrt_topk_emit<T>(sel, tie, W, s.need, min(nvalid, (uint32_t)k), k, out, sh, tid);
 }
 #pragma nv_diag_default 128
 
@@ -602,6 +617,190 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
     mrt_topk_write<T>(get, s0, s1, s, g, e, out, tid);
     if (q == 0)
         for (int r = (int)min(nvalid, (uint32_t)k) + tid; r < k; r += T) out[r] = -1;
+}
+
+/* ---- A row over several workers (the megakernel's F1 with split > 1; layout in topk.c) ------
+ * One row of kv keys in P slices, each a task of its own worker; no task waits for another.
+ * A member (mrt_topk_slice) counts its slice's keys by their top 12 bits, writes the slice's
+ * G array (keys with digit >= b) and its (key, index) pairs grouped by digit, highest first;
+ * the member that completes the row's group (ticket) runs mrt_topk_merge: the digit holding
+ * the k-th largest from the P arrays (a 6-bit coarse digit, then the 6 bits under it: 2 x 64
+ * P counts instead of 4096 P), every pair above that digit (a prefix of each slice's pairs),
+ * the threshold among the digit's own pairs (the one-CTA row's list and radix passes), and the
+ * output from bitmaps as the one-CTA row's. A member writes only the pairs of digits the merge
+ * can read (at or above the slice's own k-th largest key's digit). The finalizer reads O(k + the digit's keys) pairs,
+ * not the row: at KV=65536 the one-CTA row took 77 us (H200, session 21 run 8). */
+
+/* Shared memory of a member: scalars | cursor[NB] | its slice's keys (up to cache_keys). */
+static __host__ __device__ __forceinline__ long long mrt_topk_slice_smem_bytes(int cache_keys) {
+    return (long long)sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4LL + (long long)cache_keys * 4;
+}
+/* ... of the finalizer: the one-CTA row's without a cache, and three per-slice arrays. */
+static __host__ __device__ __forceinline__ long long mrt_topk_merge_smem_bytes(int kv) {
+    return mrt_topk_smem_bytes(kv, 0) + 3LL * (MRT_TOPK_MAX_SLICES + 4) * 4;
+}
+
+/* Member: keys [s0, s1) of row r -> its G array (cnt row r * P + p) and its pairs (ent row r
+ * from 2 * s0). T threads; ends with a barrier (every write of the CTA is done: the caller's
+ * thread 0 then takes the group's ticket with release semantics). */
+template <int T>
+static __device__ void mrt_topk_slice(const mrt_topk_args &a, int r, int s0, int s1, int p, int P, uint8_t *smem,
+                                      int tid) {
+    mrt_topk_shared *sh = (mrt_topk_shared *)smem;
+    uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared)), *cache = hist + MRT_TOPK_NB;
+    const float *row = a.logits + (long long)r * a.kv;
+    const int n = s1 - s0;
+    const bool cached = n <= a.slice_cache;
+    for (int i = tid; i < MRT_TOPK_NB; i += T) hist[i] = 0u;
+    if (tid == 0) sh->dsel = 0u;
+    mrt_topk_bar<T>();
+    if ((a.kv & 3) == 0 && (s0 & 3) == 0 && ((uintptr_t)a.logits & 15) == 0) { /* n is then a multiple of 4 */
+        for (int i = tid; i < n / 4; i += T) {
+            const float4 v = ((const float4 *)(row + s0))[i];
+            const uint4 c = make_uint4(mrt_topk_key(v.x), mrt_topk_key(v.y), mrt_topk_key(v.z), mrt_topk_key(v.w));
+            if (cached) ((uint4 *)cache)[i] = c;
+            if (c.x) atomicAdd(&hist[c.x >> 20], 1u);
+            if (c.y) atomicAdd(&hist[c.y >> 20], 1u);
+            if (c.z) atomicAdd(&hist[c.z >> 20], 1u);
+            if (c.w) atomicAdd(&hist[c.w >> 20], 1u);
+        }
+    } else {
+        for (int i = tid; i < n; i += T) {
+            const uint32_t c = mrt_topk_key(row[s0 + i]);
+            if (cached) cache[i] = c;
+            if (c) atomicAdd(&hist[c >> 20], 1u);
+        }
+    }
+    mrt_topk_bar<T>();
+    /* G[b] = keys with digit >= b, each thread a run of digits from the top; hist[b] becomes
+     * the first pair slot of digit b (the keys above it). sh->dsel: the highest digit with k
+     * keys at or above it in this slice alone (0 if none): the row's threshold digit is at
+     * least that, so the merge never reads a pair below it and those are not written (at
+     * most k pairs and one digit's, not the slice). */
+    uint32_t *G = a.cnt + ((long long)r * P + p) * MRT_TOPK_GW;
+    const int per = (MRT_TOPK_NB + T - 1) / T;
+    uint32_t local = 0, total;
+    for (int i = 0; i < per; i++) {
+        const int q = tid * per + i;
+        if (q < MRT_TOPK_NB) local += hist[MRT_TOPK_NB - 1 - q];
+    }
+    uint32_t c = mrt_topk_scan<T>(local, sh, &total, tid);
+    for (int i = 0; i < per; i++) {
+        const int q = tid * per + i, b = MRT_TOPK_NB - 1 - q;
+        if (q >= MRT_TOPK_NB) break;
+        const uint32_t h = hist[b];
+        if (c < (uint32_t)a.k && c + h >= (uint32_t)a.k) sh->dsel = (uint32_t)b;
+        hist[b] = c, c += h, G[b] = c;
+    }
+    if (tid == 0) G[MRT_TOPK_NB] = 0u;
+    mrt_topk_bar<T>();
+    uint2 *ent = (uint2 *)(a.ent + (long long)r * 2 * a.kv) + s0;
+    const uint32_t dmin = sh->dsel;
+    for (int i = tid; i < n; i += T) {
+        const uint32_t key = cached ? cache[i] : mrt_topk_key(row[s0 + i]);
+        if (key && (key >> 20) >= dmin) ent[atomicAdd(&hist[key >> 20], 1u)] = make_uint2(key, (uint32_t)(s0 + i));
+    }
+    mrt_topk_bar<T>();
+}
+
+/* Finalizer of row r (P slices of S keys): after every member's writes (the ticket's acquire by
+ * thread 0, then a barrier). Reads the members' data with ld.global.cg: other SMs wrote it. */
+template <int T>
+static __device__ void mrt_topk_merge(const mrt_topk_args &a, int r, int P, int S, uint8_t *smem, int tid) {
+    mrt_topk_shared *sh = (mrt_topk_shared *)smem;
+    uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
+    uint32_t *lkey = hist + MRT_TOPK_NB;
+    int *lidx = (int *)(lkey + MRT_TOPK_LIST);
+    const int W = (a.kv + 31) / 32, Wpad = mrt_topk_words(a.kv);
+    uint32_t *sel = (uint32_t *)(lidx + MRT_TOPK_LIST), *tie = sel + Wpad;
+    uint32_t *pa = tie + Wpad, *pe = pa + MRT_TOPK_MAX_SLICES + 4, *poff = pe + MRT_TOPK_MAX_SLICES + 4;
+    const uint32_t *G0 = a.cnt + (long long)r * P * MRT_TOPK_GW;
+    const uint2 *ent = (const uint2 *)(a.ent + (long long)r * 2 * a.kv);
+    auto g = [&](int p, int b) { return __ldcg(G0 + (long long)p * MRT_TOPK_GW + b); };
+    auto entry = [&](int p, uint32_t j) { return __ldcg(ent + (long long)p * S + j); };
+    auto mark = [&](uint32_t *bits, uint32_t idx) { atomicOr(&bits[idx >> 5], 1u << (idx & 31)); };
+    const uint32_t k = (uint32_t)a.k;
+
+    for (int i = tid; i < 64; i += T) hist[i] = 0u;
+    for (int i = tid; i < W; i += T) sel[i] = 0u, tie[i] = 0u;
+    mrt_topk_bar<T>();
+    for (int j = tid; j < 64 * P; j += T) { /* coarse digit c: bins [64 c, 64 c + 64) */
+        const int c = j & 63;
+        const uint32_t v = g(j >> 6, 64 * c) - g(j >> 6, 64 * c + 64);
+        if (v) atomicAdd(&hist[c], v);
+    }
+    mrt_topk_bar<T>();
+    const uint32_t nvalid = mrt_topk_find<T>(hist, 64, k, sh, tid);
+    mrt_topk_sel s = {1u, 0u, 0u}; /* every finite key */
+    if (nvalid <= k) {
+        for (int p = 0; p < P; p++) {
+            const uint32_t n = g(p, 0);
+            for (uint32_t j = tid; j < n; j += T) mark(sel, entry(p, j).y);
+        }
+    } else {
+        const uint32_t csel = sh->dsel;
+        uint32_t krem = k - sh->above;
+        mrt_topk_bar<T>(); /* every thread has read sh before the next search writes it */
+        for (int i = tid; i < 64; i += T) hist[i] = 0u;
+        mrt_topk_bar<T>();
+        for (int j = tid; j < 64 * P; j += T) {
+            const int b = 64 * (int)csel + (j & 63);
+            const uint32_t v = g(j >> 6, b) - g(j >> 6, b + 1);
+            if (v) atomicAdd(&hist[j & 63], v);
+        }
+        mrt_topk_bar<T>();
+        mrt_topk_find<T>(hist, 64, krem, sh, tid);
+        const uint32_t dsel = 64 * csel + sh->dsel, eqcnt = sh->eqcnt;
+        krem -= sh->above;
+        if (tid < P) {
+            const uint32_t above = g(tid, (int)dsel + 1);
+            pa[tid] = above, pe[tid] = g(tid, (int)dsel) - above;
+        }
+        mrt_topk_bar<T>();
+        if (tid == 0) {
+            uint32_t o = 0;
+            for (int p = 0; p < P; p++) poff[p] = o, o += pe[p];
+            poff[P] = o;
+        }
+        mrt_topk_bar<T>();
+        const bool whole = krem == eqcnt; /* the digit's whole bin is taken */
+        for (int p = 0; p < P; p++) {
+            const uint32_t n = pa[p] + (whole ? pe[p] : 0u);
+            for (uint32_t j = tid; j < n; j += T) mark(sel, entry(p, j).y);
+        }
+        if (whole) {
+            s.lo = dsel << 20;
+        } else { /* the digit's pairs, slice after slice: in shared memory when they fit */
+            const int n = (int)eqcnt;
+            auto at = [&](int i) {
+                int p = 0;
+                while (p + 1 < P && (uint32_t)i >= poff[p + 1]) p++;
+                return entry(p, pa[p] + (uint32_t)i - poff[p]);
+            };
+            if (n <= MRT_TOPK_LIST) {
+                for (int i = tid; i < n; i += T) {
+                    const uint2 e = at(i);
+                    lkey[i] = e.x, lidx[i] = (int)e.y;
+                }
+                mrt_topk_bar<T>();
+                s = mrt_topk_refine<T>([&](int i) { return lkey[i]; }, n, dsel << 20, 0xFFF00000u, krem, hist, sh, tid);
+                for (int i = tid; i < n; i += T) {
+                    const uint32_t key = lkey[i];
+                    if (mrt_topk_above(s, key)) mark(sel, (uint32_t)lidx[i]);
+                    else if (s.tkey != 0u && key == s.tkey) mark(tie, (uint32_t)lidx[i]);
+                }
+            } else {
+                s = mrt_topk_refine<T>([&](int i) { return at(i).x; }, n, dsel << 20, 0xFFF00000u, krem, hist, sh, tid);
+                for (int i = tid; i < n; i += T) {
+                    const uint2 e = at(i);
+                    if (mrt_topk_above(s, e.x)) mark(sel, e.y);
+                    else if (s.tkey != 0u && e.x == s.tkey) mark(tie, e.y);
+                }
+            }
+        }
+    }
+    mrt_topk_bar<T>();
+    mrt_topk_emit<T>(sel, tie, W, s.need, min(nvalid, k), a.k, a.out + (long long)r * a.k, sh, tid);
 }
 
 /* Rows [r0, r1) of the op: the tile of the plan (payload r0 r1). STOP: mrt_topk_row's. */

@@ -360,10 +360,10 @@ static void topk_suite(void) {
         CUDA_OK(cudaMemcpy(dL, L.data(), L.size() * 4, cudaMemcpyHostToDevice));
         char name[96];
         snprintf(name, sizeof name, "topk rows %s", c.kinds < 0 ? row_name[-1 - c.kinds] : "mixed");
-        for (int v : {0, 1, 2, 3, 10}) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
+        for (int v : {0, 1, 2, 3, 10, 11, 12}) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
         if (c.kv <= 16384) /* keys in registers */
             for (int v = 8; v <= 9; v++) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
-        printf("topk %-12s M=%-3d kv=%-6d k=%-4d: checked (variants 0-3, 10%s; %d runs each)\n",
+        printf("topk %-12s M=%-3d kv=%-6d k=%-4d: checked (variants 0-3, 10-12%s; %d runs each)\n",
                c.kinds < 0 ? row_name[-1 - c.kinds] : "mixed", c.M, c.kv, c.k, c.kv <= 16384 ? ", 8, 9" : "", g_reps);
         cudaFree(dL);
     }
@@ -429,7 +429,7 @@ static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
         if (with_topk) {
             snprintf(name, sizeof name, "F1 on E1 logits M=%d kv=%d", c.M, c.kv);
             CUDA_OK(cudaMemcpy(d.logits, first[0].data(), bytes, cudaMemcpyHostToDevice));
-            for (int v : {0, 1, 2, 3, 10}) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
+            for (int v : {0, 1, 2, 3, 10, 11, 12}) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
             if (c.kv <= 16384)
                 for (int v = 8; v <= 9; v++) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
         }

@@ -120,6 +120,9 @@ int main(int argc, char **argv) {
     ctx = mrt_context_new();
     if (argc > 1 && !strcmp(argv[1], "--tiny")) { /* the reduced-size model, for racecheck and synccheck */
         one_cfg(glm5_config_reduced(), (glm5_shape){4, 2, 300}, MRT_POLICY_ROUNDROBIN, 0);
+        mrt_plan_opts o = mrt_plan_opts_default(); /* F1 rows in 3 slices (128, 128, 44 keys) */
+        o.split = "F1=3";
+        one_plan(glm5_config_reduced(), (glm5_shape){4, 2, 300}, o, "roundrobin --split F1=3", 0);
         TEST_MAIN_END();
     }
     if (argc > 1 && !strcmp(argv[1], "--quick")) {
@@ -139,6 +142,14 @@ int main(int argc, char **argv) {
         o.chunk = "E1=256", o.split = "D1=2", o.place = "D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131";
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o,
                  "roundrobin --chunk E1=256 --split D1=2 --place D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131", 100);
+    }
+    { /* F1 rows in 16 slices, all 256 on 4 workers: a row's slices share workers (no slice
+       * waits for another; the last to finish merges), and in one slice each (--split F1=1) */
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.split = "F1=16", o.place = "F1=0-3";
+        one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "roundrobin --split F1=16 --place F1=0-3", 100);
+        o.split = "F1=1", o.place = NULL;
+        one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "roundrobin --split F1=1", 0);
     }
     /* the rest of [E]'s shapes: M in {1, 16, 64, 128} x KV in {1024, 8192, 65536} */
     const glm5_shape shapes[] = {{1, 1, 1024},   {1, 1, 8192},    {1, 1, 65536},  {16, 2, 1024},

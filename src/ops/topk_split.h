@@ -1,0 +1,28 @@
+/* topk (F1) with a row over several workers: the constants the C tiler (topk.c) and the
+ * megakernel's device code (topk.cuh, mega_table.cu) share. Plain C, no device code. */
+#ifndef MRT_TOPK_SPLIT_H
+#define MRT_TOPK_SPLIT_H
+
+#include <stdint.h>
+
+#define MRT_TOPK_GW 4100            /* words of a slice's G array: G[0..4096], padded to 16 bytes */
+#define MRT_TOPK_MAX_SLICES 16      /* slices a row, at most (the finalizer keeps per-slice state) */
+/* The default tiling: at most 8 slices, at least 16384 keys each (so rows up to 16383 keys stay
+ * on one worker), rows x slices at most the workers. Measured (H200, session 22 run 3, mega
+ * step us, --split F1=1 / 4 / 8 / 16): KV=65536 M=1 156.4 / 105.4 / 100.7 / 108.6, M=16
+ * 189.1 / 143.8 / 147.2 / 184.6, M=64 359.0 / 334.3 / 384.4 / 535.3, M=128 544.1 / 577.2 /
+ * 681.0; KV=8192 (F1=1 / 2 / 4) M=1 76.3 / 79.8 / 81.7, M=16 79.8 / 89.6 / 91.3, M=64 141.6 /
+ * 150.1 / 171.1: a slice costs ~8 us however short, and more tasks queue behind D2's. */
+#define MRT_TOPK_DEFAULT_SLICES 8
+#define MRT_TOPK_MIN_SLICE 16384
+
+/* Slices of a row of kv keys for `split` (< 1 counts as 1): *slice keys each, a multiple of
+ * 128, the last one shorter; returns how many hold keys. */
+static inline int64_t mrt_topk_slices(int64_t kv, int split, int64_t *slice) {
+    const int64_t s = split < 1 ? 1 : split, per = (kv + s - 1) / s;
+    *slice = (per + 127) / 128 * 128;
+    if (*slice < 128) *slice = 128;
+    return (kv + *slice - 1) / *slice;
+}
+
+#endif
