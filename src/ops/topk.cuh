@@ -631,13 +631,16 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
  * can read (at or above the slice's own k-th largest key's digit). The finalizer reads O(k + the digit's keys) pairs,
  * not the row: at KV=65536 the one-CTA row took 77 us (H200, session 21 run 8). */
 
-/* Shared memory of a member: scalars | cursor[NB] | its slice's keys (up to cache_keys). */
+/* Shared memory of a member: scalars | cursor[NB] | G[NB + 4] | its slice's keys (up to
+ * cache_keys). */
 static __host__ __device__ __forceinline__ long long mrt_topk_slice_smem_bytes(int cache_keys) {
-    return (long long)sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4LL + (long long)cache_keys * 4;
+    return (long long)sizeof(mrt_topk_shared) + (2LL * MRT_TOPK_NB + 4) * 4 + (long long)cache_keys * 4;
 }
-/* ... of the finalizer: the one-CTA row's without a cache, and three per-slice arrays. */
+/* ... of the finalizer: the one-CTA row's without a cache, three per-slice scalars and two
+ * per-slice runs of 65 G values (the coarse digits' bounds, then the fine digits'). */
+#define MRT_TOPK_MERGE_RUN 68 /* 65 G values, padded */
 static __host__ __device__ __forceinline__ long long mrt_topk_merge_smem_bytes(int kv) {
-    return mrt_topk_smem_bytes(kv, 0) + 3LL * (MRT_TOPK_MAX_SLICES + 4) * 4;
+    return mrt_topk_smem_bytes(kv, 0) + (3LL * (MRT_TOPK_MAX_SLICES + 4) + 2LL * MRT_TOPK_MAX_SLICES * MRT_TOPK_MERGE_RUN) * 4;
 }
 
 /* Member: keys [s0, s1) of row r -> its G array (cnt row r * P + p) and its pairs (ent row r
@@ -647,7 +650,8 @@ template <int T>
 static __device__ void mrt_topk_slice(const mrt_topk_args &a, int r, int s0, int s1, int p, int P, uint8_t *smem,
                                       int tid) {
     mrt_topk_shared *sh = (mrt_topk_shared *)smem;
-    uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared)), *cache = hist + MRT_TOPK_NB;
+    uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared)), *Gs = hist + MRT_TOPK_NB;
+    uint32_t *cache = Gs + MRT_TOPK_NB + 4;
     const float *row = a.logits + (long long)r * a.kv;
     const int n = s1 - s0;
     const bool cached = n <= a.slice_cache;
@@ -676,7 +680,8 @@ static __device__ void mrt_topk_slice(const mrt_topk_args &a, int r, int s0, int
      * the first pair slot of digit b (the keys above it). sh->dsel: the highest digit with k
      * keys at or above it in this slice alone (0 if none): the row's threshold digit is at
      * least that, so the merge never reads a pair below it and those are not written (at
-     * most k pairs and one digit's, not the slice). */
+     * most k pairs and one digit's, not the slice). G goes out from shared memory in whole
+     * rows (a thread's run of digits as stores would touch a sector a digit). */
     uint32_t *G = a.cnt + ((long long)r * P + p) * MRT_TOPK_GW;
     const int per = (MRT_TOPK_NB + T - 1) / T;
     uint32_t local = 0, total;
@@ -690,10 +695,11 @@ static __device__ void mrt_topk_slice(const mrt_topk_args &a, int r, int s0, int
         if (q >= MRT_TOPK_NB) break;
         const uint32_t h = hist[b];
         if (c < (uint32_t)a.k && c + h >= (uint32_t)a.k) sh->dsel = (uint32_t)b;
-        hist[b] = c, c += h, G[b] = c;
+        hist[b] = c, c += h, Gs[b] = c;
     }
-    if (tid == 0) G[MRT_TOPK_NB] = 0u;
+    if (tid == 0) Gs[MRT_TOPK_NB] = 0u;
     mrt_topk_bar<T>();
+    for (int i = tid; i <= MRT_TOPK_NB; i += T) G[i] = Gs[i];
     uint2 *ent = (uint2 *)(a.ent + (long long)r * 2 * a.kv) + s0;
     const uint32_t dmin = sh->dsel;
     for (int i = tid; i < n; i += T) {
@@ -714,88 +720,87 @@ static __device__ void mrt_topk_merge(const mrt_topk_args &a, int r, int P, int 
     const int W = (a.kv + 31) / 32, Wpad = mrt_topk_words(a.kv);
     uint32_t *sel = (uint32_t *)(lidx + MRT_TOPK_LIST), *tie = sel + Wpad;
     uint32_t *pa = tie + Wpad, *pe = pa + MRT_TOPK_MAX_SLICES + 4, *poff = pe + MRT_TOPK_MAX_SLICES + 4;
+    uint32_t *cg = poff + MRT_TOPK_MAX_SLICES + 4, *fg = cg + MRT_TOPK_MAX_SLICES * MRT_TOPK_MERGE_RUN;
     const uint32_t *G0 = a.cnt + (long long)r * P * MRT_TOPK_GW;
     const uint2 *ent = (const uint2 *)(a.ent + (long long)r * 2 * a.kv);
-    auto g = [&](int p, int b) { return __ldcg(G0 + (long long)p * MRT_TOPK_GW + b); };
     auto entry = [&](int p, uint32_t j) { return __ldcg(ent + (long long)p * S + j); };
     auto mark = [&](uint32_t *bits, uint32_t idx) { atomicOr(&bits[idx >> 5], 1u << (idx & 31)); };
     const uint32_t k = (uint32_t)a.k;
+    /* The 65 G values of digits base + 64 c (coarse) or base + c (fine) of every slice into
+     * run[p * RUN + c] in one round trip; then hist[c] = the row's keys in digit c of the 64. */
+    auto gather = [&](uint32_t *run, int base, int step) {
+        for (int j = tid; j < 65 * P; j += T) {
+            const int p = j / 65, c = j - 65 * p;
+            run[p * MRT_TOPK_MERGE_RUN + c] = __ldcg(G0 + (long long)p * MRT_TOPK_GW + base + step * c);
+        }
+        mrt_topk_bar<T>();
+        if (tid < 64) {
+            uint32_t v = 0;
+            for (int p = 0; p < P; p++) v += run[p * MRT_TOPK_MERGE_RUN + tid] - run[p * MRT_TOPK_MERGE_RUN + tid + 1];
+            hist[tid] = v;
+        }
+        mrt_topk_bar<T>();
+    };
 
-    for (int i = tid; i < 64; i += T) hist[i] = 0u;
     for (int i = tid; i < W; i += T) sel[i] = 0u, tie[i] = 0u;
-    mrt_topk_bar<T>();
-    for (int j = tid; j < 64 * P; j += T) { /* coarse digit c: bins [64 c, 64 c + 64) */
-        const int c = j & 63;
-        const uint32_t v = g(j >> 6, 64 * c) - g(j >> 6, 64 * c + 64);
-        if (v) atomicAdd(&hist[c], v);
-    }
-    mrt_topk_bar<T>();
+    gather(cg, 0, 64);
     const uint32_t nvalid = mrt_topk_find<T>(hist, 64, k, sh, tid);
     mrt_topk_sel s = {1u, 0u, 0u}; /* every finite key */
-    if (nvalid <= k) {
-        for (int p = 0; p < P; p++) {
-            const uint32_t n = g(p, 0);
-            for (uint32_t j = tid; j < n; j += T) mark(sel, entry(p, j).y);
-        }
-    } else {
+    uint32_t dsel = 0u, krem = k;
+    if (nvalid > k) {
         const uint32_t csel = sh->dsel;
-        uint32_t krem = k - sh->above;
-        mrt_topk_bar<T>(); /* every thread has read sh before the next search writes it */
-        for (int i = tid; i < 64; i += T) hist[i] = 0u;
-        mrt_topk_bar<T>();
-        for (int j = tid; j < 64 * P; j += T) {
-            const int b = 64 * (int)csel + (j & 63);
-            const uint32_t v = g(j >> 6, b) - g(j >> 6, b + 1);
-            if (v) atomicAdd(&hist[j & 63], v);
-        }
-        mrt_topk_bar<T>();
-        mrt_topk_find<T>(hist, 64, krem, sh, tid);
-        const uint32_t dsel = 64 * csel + sh->dsel, eqcnt = sh->eqcnt;
         krem -= sh->above;
-        if (tid < P) {
-            const uint32_t above = g(tid, (int)dsel + 1);
-            pa[tid] = above, pe[tid] = g(tid, (int)dsel) - above;
+        mrt_topk_bar<T>(); /* every thread has read sh before the next search writes it */
+        gather(fg, 64 * (int)csel, 1);
+        mrt_topk_find<T>(hist, 64, krem, sh, tid);
+        const uint32_t d = sh->dsel;
+        dsel = 64 * csel + d, krem -= sh->above;
+        if (tid < P) pa[tid] = fg[tid * MRT_TOPK_MERGE_RUN + d + 1], pe[tid] = fg[tid * MRT_TOPK_MERGE_RUN + d] - pa[tid];
+    } else if (tid < P) { /* every pair of every slice is selected */
+        pa[tid] = cg[tid * MRT_TOPK_MERGE_RUN], pe[tid] = 0u;
+    }
+    mrt_topk_bar<T>();
+    if (tid == 0) {
+        uint32_t o = 0;
+        for (int p = 0; p < P; p++) poff[p] = o, o += pe[p];
+        poff[P] = o;
+    }
+    mrt_topk_bar<T>();
+    const uint32_t n = poff[P];                  /* the threshold digit's pairs */
+    const bool whole = nvalid > k && krem == n;  /* that digit's whole bin is taken */
+    const bool listed = !whole && n <= MRT_TOPK_LIST;
+    /* one pass over each slice's pairs at or above the digit: above it (or the whole bin) into
+     * sel, the digit's own into the list */
+    for (int p = 0; p < P; p++) {
+        const uint32_t above = pa[p], m = above + pe[p], o = poff[p];
+        for (uint32_t j = tid; j < m; j += T) {
+            if (j >= above && !whole && !listed) break; /* j grows: the rest are the digit's, read below */
+            const uint2 e = entry(p, j);
+            if (j < above || whole) mark(sel, e.y);
+            else lkey[o + j - above] = e.x, lidx[o + j - above] = (int)e.y;
         }
+    }
+    if (whole) s.lo = dsel << 20;
+    else if (nvalid > k) { /* the threshold among the digit's pairs */
         mrt_topk_bar<T>();
-        if (tid == 0) {
-            uint32_t o = 0;
-            for (int p = 0; p < P; p++) poff[p] = o, o += pe[p];
-            poff[P] = o;
-        }
-        mrt_topk_bar<T>();
-        const bool whole = krem == eqcnt; /* the digit's whole bin is taken */
-        for (int p = 0; p < P; p++) {
-            const uint32_t n = pa[p] + (whole ? pe[p] : 0u);
-            for (uint32_t j = tid; j < n; j += T) mark(sel, entry(p, j).y);
-        }
-        if (whole) {
-            s.lo = dsel << 20;
-        } else { /* the digit's pairs, slice after slice: in shared memory when they fit */
-            const int n = (int)eqcnt;
-            auto at = [&](int i) {
-                int p = 0;
-                while (p + 1 < P && (uint32_t)i >= poff[p + 1]) p++;
-                return entry(p, pa[p] + (uint32_t)i - poff[p]);
-            };
-            if (n <= MRT_TOPK_LIST) {
-                for (int i = tid; i < n; i += T) {
-                    const uint2 e = at(i);
-                    lkey[i] = e.x, lidx[i] = (int)e.y;
-                }
-                mrt_topk_bar<T>();
-                s = mrt_topk_refine<T>([&](int i) { return lkey[i]; }, n, dsel << 20, 0xFFF00000u, krem, hist, sh, tid);
-                for (int i = tid; i < n; i += T) {
-                    const uint32_t key = lkey[i];
-                    if (mrt_topk_above(s, key)) mark(sel, (uint32_t)lidx[i]);
-                    else if (s.tkey != 0u && key == s.tkey) mark(tie, (uint32_t)lidx[i]);
-                }
-            } else {
-                s = mrt_topk_refine<T>([&](int i) { return at(i).x; }, n, dsel << 20, 0xFFF00000u, krem, hist, sh, tid);
-                for (int i = tid; i < n; i += T) {
-                    const uint2 e = at(i);
-                    if (mrt_topk_above(s, e.x)) mark(sel, e.y);
-                    else if (s.tkey != 0u && e.x == s.tkey) mark(tie, e.y);
-                }
+        auto at = [&](int i) { /* pair i of the digit, slice after slice, from global memory */
+            int p = 0;
+            while (p + 1 < P && (uint32_t)i >= poff[p + 1]) p++;
+            return entry(p, pa[p] + (uint32_t)i - poff[p]);
+        };
+        if (listed) {
+            s = mrt_topk_refine<T>([&](int i) { return lkey[i]; }, (int)n, dsel << 20, 0xFFF00000u, krem, hist, sh, tid);
+            for (int i = tid; i < (int)n; i += T) {
+                const uint32_t key = lkey[i];
+                if (mrt_topk_above(s, key)) mark(sel, (uint32_t)lidx[i]);
+                else if (s.tkey != 0u && key == s.tkey) mark(tie, (uint32_t)lidx[i]);
+            }
+        } else {
+            s = mrt_topk_refine<T>([&](int i) { return at(i).x; }, (int)n, dsel << 20, 0xFFF00000u, krem, hist, sh, tid);
+            for (int i = tid; i < (int)n; i += T) {
+                const uint2 e = at(i);
+                if (mrt_topk_above(s, e.x)) mark(sel, e.y);
+                else if (s.tkey != 0u && e.x == s.tkey) mark(tie, e.y);
             }
         }
     }
