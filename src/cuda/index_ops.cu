@@ -275,8 +275,7 @@ template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cud
 static cudaError_t mrt_topks_launch(mrt_topk_args a, int split, cudaStream_t s) {
     int64_t slice;
     const int P = (int)mrt_topk_slices(a.kv, split, &slice);
-    const int room = (int)((mrt_gpu_smem_optin() - mrt_topk_slice_smem_bytes(0)) / 4);
-    a.slice_cache = (int)(slice < room ? slice : room) & ~3;
+    a.slice_cache = mrt_topk_slice_cache(slice, mrt_gpu_smem_optin());
     long long bytes = mrt_topk_slice_smem_bytes(a.slice_cache);
     if (mrt_topk_merge_smem_bytes(a.kv) > bytes) bytes = mrt_topk_merge_smem_bytes(a.kv);
     unsigned *tickets = nullptr;

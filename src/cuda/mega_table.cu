@@ -199,8 +199,7 @@ static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, 
         /* a row over several workers (topk.c): pairs and G arrays in x->mega.part[op], shared
          * by the weight copies (steps do not overlap) */
         if (mrt_topk_merge_smem_bytes(a.kv) > smem) return refuse(x, op, "its row's merge does not fit shared memory");
-        const long long room = (smem - mrt_topk_slice_smem_bytes(0)) / 4;
-        a.slice_cache = (int)(slice < room ? slice : room) & ~3;
+        a.slice_cache = mrt_topk_slice_cache(slice, smem);
         const size_t words = (size_t)a.M * 2 * a.kv + (size_t)a.M * slices * MRT_TOPK_GW;
         if (!x->mega.part[op->id]) {
             cudaError_t e = cudaMalloc((void **)&x->mega.part[op->id], words * 4);

@@ -1,8 +1,8 @@
 /* topk (F1) on the GPU: the k largest finite logits of a row as indices in ascending index
  * order, -1 padded; of logits equal to the k-th largest, the lowest indices (docs/NUMERICS.md).
  * One row is the work of T threads (one CTA in the standalone kernel, threads 0..T-1 of a
- * megakernel worker) or of a cluster of C CTAs. The C reference is `cpu` in topk.c; the
- * launchers are src/cuda/index_ops.cu.
+ * megakernel worker), of a cluster of C CTAs, or of P megakernel workers in slices (the last
+ * section). The C reference is `cpu` in topk.c; the launchers are src/cuda/index_ops.cu.
  *
  * Keys: each float maps to an order-preserving uint32 (negative: ~bits, else bits | 2^31);
  * -0.0 is folded into +0.0 (the reference compares with ==) and non-finite values map to 0,
@@ -624,17 +624,25 @@ static __device__ void mrt_topk_row_cluster(const float *row, int kv, int k, int
  * A member (mrt_topk_slice) counts its slice's keys by their top 12 bits, writes the slice's
  * G array (keys with digit >= b) and its (key, index) pairs grouped by digit, highest first;
  * the member that completes the row's group (ticket) runs mrt_topk_merge: the digit holding
- * the k-th largest from the P arrays (a 6-bit coarse digit, then the 6 bits under it: 2 x 64
- * P counts instead of 4096 P), every pair above that digit (a prefix of each slice's pairs),
- * the threshold among the digit's own pairs (the one-CTA row's list and radix passes), and the
- * output from bitmaps as the one-CTA row's. A member writes only the pairs of digits the merge
- * can read (at or above the slice's own k-th largest key's digit). The finalizer reads O(k + the digit's keys) pairs,
- * not the row: at KV=65536 the one-CTA row took 77 us (H200, session 21 run 8). */
+ * the k-th largest from the P arrays (a 6-bit coarse digit, then the 6 bits under it: 2 x 65
+ * G values a slice instead of 4096), every pair above that digit (a prefix of each slice's
+ * pairs), the threshold among the digit's own pairs (the one-CTA row's list and radix
+ * passes), and the output from bitmaps as the one-CTA row's. A member writes only the pairs
+ * of digits the merge can read (at or above the slice's own k-th largest key's digit); the
+ * merge reads O(k + the digit's keys) pairs, not the row. H200 (session 22 run 5): at M=1
+ * KV=65536 four slices of 16384 keys take 11.3-12.7 us, the merging one 23.4 (the one-CTA row
+ * took 77 us, session 21 run 8); a slice of 2048 keys ~5.4 us, the merge ~9 us more. */
 
 /* Shared memory of a member: scalars | cursor[NB] | G[NB + 4] | its slice's keys (up to
  * cache_keys). */
 static __host__ __device__ __forceinline__ long long mrt_topk_slice_smem_bytes(int cache_keys) {
     return (long long)sizeof(mrt_topk_shared) + (2LL * MRT_TOPK_NB + 4) * 4 + (long long)cache_keys * 4;
+}
+/* Keys of a slice a member keeps in shared memory given `smem` bytes (a multiple of 4: uint4
+ * stores); a longer slice is read from global memory a second time. */
+static __host__ __device__ __forceinline__ int mrt_topk_slice_cache(long long slice, long long smem) {
+    const long long room = (smem - mrt_topk_slice_smem_bytes(0)) / 4;
+    return (int)(slice < room ? slice : room) & ~3;
 }
 /* ... of the finalizer: the one-CTA row's without a cache, three per-slice scalars and two
  * per-slice runs of 65 G values (the coarse digits' bounds, then the fine digits'). */
