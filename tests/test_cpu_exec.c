@@ -127,7 +127,8 @@ static void interleavings(void) {
 /* Top-k with a row over several workers (--split F1=P: slices, each a task, the group's last
  * member merges): the same indices as the one-task row (the reference tile function) for
  * logits full of ties, infinities, NaN and signed zeros, rows with fewer finite logits than k
- * and none at all, k from 1 to beyond the row; every interleaving (seeded) and real threads. */
+ * and none at all, k from 1 to beyond the row; seeded interleavings, real threads and the
+ * critical-path placement. */
 static void topk_slices(void) {
     static const int kvs[] = {1000, 4099, 300}, ks[] = {1, 100, 2048, 5000};
     uint64_t rng = 0x9E3779B97F4A7C15ull;
@@ -160,18 +161,24 @@ static void topk_slices(void) {
                 snprintf(sp, sizeof sp, "F1=%d", split);
                 mrt_plan_opts po = mrt_plan_opts_default();
                 po.workers = 7, po.split = sp;
-                mrt_plan *p = NULL;
+                mrt_plan *p = NULL, *cp = NULL;
                 if (!CHECK(mrt_plan_build(g, &po, &p) == MRT_OK, "kv %lld --split %s: %s", (long long)kv, sp,
                            mrt_last_error(ctx)))
                     continue;
-                for (int t = 0; t < (split == 1 ? 1 : 4); t++) {
+                po.policy = MRT_POLICY_CRITICAL_PATH; /* run 4: the other placement policy */
+                if (split > 1 && !CHECK(mrt_plan_build(g, &po, &cp) == MRT_OK, "kv %lld --split %s critical-path: %s",
+                                        (long long)kv, sp, mrt_last_error(ctx))) {
+                    mrt_plan_free(p);
+                    continue;
+                }
+                for (int t = 0; t < (split == 1 ? 1 : 5); t++) {
                     int32_t *dst = split == 1 ? ref : out;
                     memset(dst, 0x5A, sizeof(int32_t) * (size_t)(m * k)); /* poison */
                     bufs[o->id] = dst;
                     mrt_cpu_opts co = mrt_cpu_opts_default();
                     co.seed = 77 + (uint64_t)t, co.threads = t == 3 ? 3 : 0;
-                    if (!CHECK(mrt_cpu_run(p, bufs, &co) == MRT_OK, "kv %lld k %lld --split %s: %s", (long long)kv,
-                               (long long)k, sp, mrt_last_error(ctx)))
+                    if (!CHECK(mrt_cpu_run(t == 4 ? cp : p, bufs, &co) == MRT_OK, "kv %lld k %lld --split %s (run %d): %s",
+                               (long long)kv, (long long)k, sp, t, mrt_last_error(ctx)))
                         continue;
                     if (split == 1) continue;
                     runs++;
@@ -179,7 +186,7 @@ static void topk_slices(void) {
                                   "kv %lld k %lld --split %s (run %d): other indices than one task a row", (long long)kv,
                                   (long long)k, sp, t);
                 }
-                mrt_plan_free(p);
+                mrt_plan_free(p), mrt_plan_free(cp);
             }
             /* the reference itself: ascending, -1 after min(k, finite logits) */
             for (int64_t r = 0; r < m; r++) {
