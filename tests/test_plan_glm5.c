@@ -181,7 +181,8 @@ static void test_shapes(mrt_context *ctx) {
                     /* F1: rows x slices at most the workers, slices of >= 16384 keys, at most 8
                      * (topk.c default_cfg): M=16 KV=131072 -> 8 a row, KV=8192 -> 1 */
                     const int by_keys = s.kv / 16384, by_w = workers / s.m;
-                    const int sl = by_keys < by_w ? (by_keys < 8 ? by_keys : 8) : (by_w < 8 ? by_w : 8);
+                    int sl = by_keys < by_w ? by_keys : by_w;
+                    if (sl > 8) sl = 8;
                     CHECK(op_tiles(p, "F1") == s.m * (sl > 1 ? sl : 1), "default F1 %d tasks at M %d kv %d on %d workers",
                           op_tiles(p, "F1"), s.m, s.kv, workers);
                     if (s.kv == 131072) /* the rule's figures: 8 slices of 16384 keys a row at M=16, 1 at M=256 */

@@ -201,16 +201,11 @@ static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const ui
         mrt_topk_tile<T, MRT_MEGA_TOPK_STOP>(o.tk, (int)pl[0], (int)pl[1], smem, tid);
         return;
     }
-#ifndef MRT_MEGA_NO_TOPK_SLICES /* diagnostic builds (session 22): the slice code left out */
     mrt_topk_slice<T>(o.tk, (int)pl[0], (int)pl[2], (int)pl[3], (int)pl[4], (int)pl[5], smem, tid);
-    /* the group's ticket as the kernel body reads it (w[3]: members - 1 above bit 20, the id) */
-    unsigned *ticket = tickets + (size_t)(group & (MRT_MAX_GROUPS - 1u)) * MRT_MEGA_CTR_STRIDE;
-    if (tid == 0) *last = mrt_atom_add_acq_rel(ticket, 1u) + 1u == ((group >> 20) + 1u) * epoch;
+    unsigned *ticket = tickets + (size_t)mrt_group_id(group) * MRT_MEGA_CTR_STRIDE;
+    if (tid == 0) *last = mrt_atom_add_acq_rel(ticket, 1u) + 1u == mrt_group_members(group) * epoch;
     mrt_topk_bar<T>();
     if (*last) mrt_topk_merge<T>(o.tk, (int)pl[0], (int)pl[5], (int)pl[6], smem, tid);
-#else
-    (void)tickets, (void)group, (void)epoch, (void)last;
-#endif
 }
 
 #ifdef MRT_MEGA_A0_PROBE
@@ -350,8 +345,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         __syncthreads(); /* every writer of this instruction is done */
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_COMPUTED);
         const bool grouped = w[3] != MRT_NO_GROUP;
-        const unsigned members = grouped ? (w[3] >> 20) + 1u : 1u;
-        const size_t gid = w[3] & (MRT_MAX_GROUPS - 1u);
+        const unsigned members = grouped ? mrt_group_members(w[3]) : 1u;
+        const size_t gid = mrt_group_id(w[3]);
         unsigned *ticket = a.tickets + gid * MRT_MEGA_CTR_STRIDE;
         /* No __threadfence (fence.sc): the barrier orders every writer before thread 0, whose
          * release (the ticket's acq_rel, the signals' red.release) is cumulative. */

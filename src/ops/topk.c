@@ -120,16 +120,6 @@ static void cpu_rows(const mrt_cpu_tile *c) {
     free(cs);
 }
 
-/* The GPU's key of a logit (topk.cuh mrt_topk_key): order-preserving, -0 as +0, 0 for
- * non-finite values (excluded). */
-static uint32_t key_of(float f) {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    if ((u & 0x7F800000u) == 0x7F800000u) return 0u;
-    if (u == 0x80000000u) u = 0u;
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-
 /* A member: its slice's digit counts (G) and its (key, index) pairs by digit, highest first. */
 static void cpu_slice(const mrt_cpu_tile *c) {
     const int64_t kv = op_in(c->plan->g, c->op, 0)->dims[1];
@@ -138,7 +128,7 @@ static void cpu_slice(const mrt_cpu_tile *c) {
     uint32_t *ent = SLOT(c, 2, uint32_t) + (int64_t)r * 2 * kv, *G = SLOT(c, 3, uint32_t) + ((int64_t)r * P + p) * MRT_TOPK_GW;
     uint32_t hist[4096] = {0}, at[4096];
     for (uint32_t i = s0; i < s1; i++) {
-        const uint32_t key = key_of(L[i]);
+        const uint32_t key = mrt_topk_key(L[i]);
         if (key) hist[key >> 20]++;
     }
     const uint32_t k = (uint32_t)c->op->p.i[0];
@@ -149,7 +139,7 @@ static void cpu_slice(const mrt_cpu_tile *c) {
         if (G[b + 1] < k && G[b] >= k) dmin = (uint32_t)b;
     }
     for (uint32_t i = s0; i < s1; i++) { /* pairs below dmin: never read by the merge */
-        const uint32_t key = key_of(L[i]);
+        const uint32_t key = mrt_topk_key(L[i]);
         if (!key || key >> 20 < dmin) continue;
         const uint32_t e = 2 * (s0 + at[key >> 20]++);
         ent[e] = key, ent[e + 1] = i;

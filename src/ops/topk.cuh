@@ -6,7 +6,8 @@
  *
  * Keys: each float maps to an order-preserving uint32 (negative: ~bits, else bits | 2^31);
  * -0.0 is folded into +0.0 (the reference compares with ==) and non-finite values map to 0,
- * which no finite value reaches (the smallest finite key is 0x00800000), so 0 = "excluded".
+ * which no finite value reaches (the smallest finite key is 0x00800000), so 0 = "excluded"
+ * (mrt_topk_key, topk_split.h: topk.c's slices use the same function).
  *
  *  Radix select, MSB first, digits of 12, 12 and 8 bits: a shared histogram of the keys that
  *  match the prefix so far, then the digit where the k-th largest lies. It ends when the
@@ -76,13 +77,6 @@ static __host__ __device__ __forceinline__ long long mrt_topk_smem_bytes(int kv,
 
 template <int T> static __device__ __forceinline__ void mrt_topk_bar() {
     asm volatile("bar.sync %0, %1;" ::"n"(MRT_TOPK_BAR), "n"(T) : "memory");
-}
-
-static __device__ __forceinline__ uint32_t mrt_topk_key(float f) {
-    uint32_t u = __float_as_uint(f);
-    if ((u & 0x7F800000u) == 0x7F800000u) return 0u; /* +-inf, NaN: excluded */
-    if (u == 0x80000000u) u = 0u;                    /* -0.0 == +0.0 */
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
 /* The selected keys: every key >= lo (tkey == 0), or every key > tkey and the first `need`

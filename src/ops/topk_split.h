@@ -1,9 +1,28 @@
-/* topk (F1) with a row over several workers: the constants the C tiler (topk.c) and the
- * megakernel's device code (topk.cuh, mega_table.cu) share. Plain C, no device code. */
+/* topk (F1): what the C tiler and reference (topk.c) and the device code (topk.cuh,
+ * mega_table.cu) share: the key of a logit and the constants of a row over several workers.
+ * Plain C; the key function is host and device code under nvcc. */
 #ifndef MRT_TOPK_SPLIT_H
 #define MRT_TOPK_SPLIT_H
 
 #include <stdint.h>
+#include <string.h>
+
+#ifdef __CUDACC__
+#define MRT_TOPK_FN static __host__ __device__ __forceinline__
+#else
+#define MRT_TOPK_FN static inline
+#endif
+
+/* The key of a logit: order-preserving as an unsigned integer (negative: ~bits, else bits |
+ * 2^31), -0.0 folded into +0.0, non-finite values 0 ("excluded"; no finite value reaches it:
+ * the smallest finite key is 0x00800000). */
+MRT_TOPK_FN uint32_t mrt_topk_key(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7F800000u) == 0x7F800000u) return 0u; /* +-inf, NaN: excluded */
+    if (u == 0x80000000u) u = 0u;                    /* -0.0 == +0.0 */
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
 
 #define MRT_TOPK_GW 4100            /* words of a slice's G array: G[0..4096], padded to 16 bytes */
 #define MRT_TOPK_MAX_SLICES 16      /* slices a row, at most (the finalizer keeps per-slice state) */
