@@ -3,6 +3,7 @@
 # with the old plan (--split F1=1). The kernel body now computes the group ticket inside the
 # F1 call instead of before the switch; A B against the old build (old.tar) and a build with
 # the slice code left out (-DMRT_MEGA_NO_TOPK_SLICES); traces of the default plan (F1 slices).
+# (The switch was removed after the session: a rerun builds noslices as the default.)
 # Run: timeout 500 bash scripts/device-s22c.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
