@@ -113,8 +113,12 @@ const char *mrt_dtype_name(mrt_dtype d);
 /* ---- Plans ------------------------------------------------------------------------- */
 
 typedef enum mrt_policy {
-    MRT_POLICY_ROUNDROBIN,   /* task i -> worker i % workers (the article's) */
-    MRT_POLICY_CRITICAL_PATH /* list scheduling by longest remaining path, byte cost model */
+    MRT_POLICY_ROUNDROBIN,    /* task i -> worker i % workers (the article's) */
+    MRT_POLICY_CRITICAL_PATH, /* list scheduling by longest remaining path under a cost model
+                                 fitted to the megakernel's trace */
+    MRT_POLICY_AUTO           /* the default: both, and critical-path's queues where the cost
+                                 model puts its step more than 3% below roundrobin's; roundrobin
+                                 when `place` is given (mrt_plan_info.policy: the one taken) */
 } mrt_policy;
 typedef enum mrt_tiling { MRT_TILING_DEFAULT, MRT_TILING_SEED } mrt_tiling;
 typedef enum mrt_pairing { MRT_PAIRING_AUTO, MRT_PAIRING_WHOLE } mrt_pairing;
@@ -153,6 +157,8 @@ typedef struct mrt_plan_info {
     double build_us;             /* graph validation to verified plan */
     const uint32_t *instr;       /* [workers, max_len, 32] */
     const int *queue_len;        /* [workers] real (non-NoOp) instructions */
+    mrt_policy policy;           /* the placement its queues come from (never AUTO) */
+    double estimate_us;          /* the step under the placement's cost model */
 } mrt_plan_info;
 
 mrt_plan_info mrt_plan_get_info(const mrt_plan *p);

@@ -53,6 +53,7 @@ static bool all_wait(const mrt_plan *p, const char *cons, const uint32_t *want, 
 static void test_seed_plan(mrt_context *ctx) {
     glm5_config c = glm5_config_glm5();
     mrt_plan_opts o = mrt_plan_opts_default();
+    o.policy = MRT_POLICY_ROUNDROBIN; /* the article's placement */
     o.workers = 148;
     o.tiling = MRT_TILING_SEED;
     mrt_graph *g;
@@ -264,6 +265,64 @@ static void test_estimates(mrt_context *ctx) {
     }
 }
 
+/* The same queues, task by task. */
+static bool same_queues(const mrt_plan *a, const mrt_plan *b) {
+    if (a->n_tasks != b->n_tasks || a->max_len != b->max_len) return false;
+    for (int t = 0; t < a->n_tasks; t++)
+        if (a->tasks[t].worker != b->tasks[t].worker || a->tasks[t].slot != b->tasks[t].slot) return false;
+    return true;
+}
+
+/* --policy auto (the default): at each of [E]'s 12 shapes, exactly the queues of the policy
+ * its rule picks (critical-path where that placement's estimate is below 97% of
+ * roundrobin's), task by task, with that estimate; each policy picked somewhere (else the
+ * rule is not being tested); roundrobin when --place is given. */
+static void test_auto_policy(mrt_context *ctx) {
+    glm5_config c = glm5_config_glm5();
+    const glm5_shape shapes[] = {{1, 1, 1024},  {1, 1, 8192},  {1, 1, 65536},  {16, 2, 1024},
+                                 {16, 2, 8192}, {16, 2, 65536}, {64, 2, 1024},  {64, 2, 8192},
+                                 {64, 2, 65536}, {128, 2, 1024}, {128, 2, 8192}, {128, 2, 65536}};
+    int picked[2] = {0, 0};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        mrt_plan *p[3] = {NULL, NULL, NULL};
+        mrt_graph *g[3] = {NULL, NULL, NULL};
+        const mrt_policy pol[3] = {MRT_POLICY_ROUNDROBIN, MRT_POLICY_CRITICAL_PATH, MRT_POLICY_AUTO};
+        for (int k = 0; k < 3; k++) {
+            mrt_plan_opts o = mrt_plan_opts_default();
+            o.policy = pol[k];
+            p[k] = build(ctx, &c, shapes[i], o, &g[k]);
+        }
+        if (p[0] && p[1] && p[2]) {
+            const int want = p[1]->estimate_us < 0.97 * p[0]->estimate_us;
+            const mrt_plan_info info = mrt_plan_get_info(p[2]);
+            picked[want]++;
+            CHECK(info.policy == pol[want] && same_queues(p[2], p[want]) && info.estimate_us == p[want]->estimate_us,
+                  "M=%d KV=%d: auto took %s (estimate %.1f), want %s (roundrobin %.1f, critical-path %.1f)", shapes[i].m,
+                  shapes[i].kv, info.policy == MRT_POLICY_CRITICAL_PATH ? "critical-path" : "roundrobin",
+                  info.estimate_us, want ? "critical-path" : "roundrobin", p[0]->estimate_us, p[1]->estimate_us);
+            CHECK(mrt_plan_get_info(p[0]).policy == MRT_POLICY_ROUNDROBIN &&
+                      mrt_plan_get_info(p[1]).policy == MRT_POLICY_CRITICAL_PATH,
+                  "M=%d KV=%d: a plan reports another policy than it was given", shapes[i].m, shapes[i].kv);
+        }
+        for (int k = 0; k < 3; k++) mrt_plan_free(p[k]), mrt_graph_free(g[k]);
+    }
+    CHECK(picked[0] > 0 && picked[1] > 0, "auto took roundrobin at %d shapes, critical-path at %d", picked[0],
+          picked[1]);
+    /* with --place: roundrobin over the ranges, at a shape where auto alone takes critical-path */
+    mrt_plan *p[2] = {NULL, NULL};
+    mrt_graph *g[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.policy = k ? MRT_POLICY_AUTO : MRT_POLICY_ROUNDROBIN;
+        o.place = "D0=64-131,D2=64-131";
+        p[k] = build(ctx, &c, (glm5_shape){1, 1, 8192}, o, &g[k]);
+    }
+    if (p[0] && p[1])
+        CHECK(mrt_plan_get_info(p[1]).policy == MRT_POLICY_ROUNDROBIN && same_queues(p[0], p[1]),
+              "auto with --place: not roundrobin's queues over the ranges");
+    for (int k = 0; k < 2; k++) mrt_plan_free(p[k]), mrt_graph_free(g[k]);
+}
+
 /* --ops: a subgraph plans only those ops; tensors of left-out producers become inputs. */
 static void test_subgraph(mrt_context *ctx) {
     glm5_config c = glm5_config_glm5();
@@ -333,6 +392,7 @@ static void test_order(mrt_context *ctx) {
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         mrt_plan_opts o = mrt_plan_opts_default();
         o.tiling = ok[i].tiling, o.order = ok[i].order;
+        o.policy = MRT_POLICY_ROUNDROBIN; /* deals the tasks in the order */
         mrt_graph *g;
         mrt_plan *p = build(ctx, &c, s, o, &g);
         if (p) order_names(p, got, sizeof got);
@@ -546,6 +606,7 @@ int main(void) {
     test_chunk(ctx);
     test_place(ctx);
     test_estimates(ctx);
+    test_auto_policy(ctx);
     test_cost_tokens(ctx);
     mrt_context_free(ctx);
     TEST_MAIN_END();

@@ -43,11 +43,16 @@ static const char *usage =
     "  --model NAME     glm5 (default) or dsv32 (DeepSeek-V3.2 dimensions)\n"
     "plan:\n"
     "  --workers N      queues, one per SM (default 132, an H200)\n"
-    "  --policy P       placement: roundrobin (default, the article's) or critical-path\n"
-    "                   (list scheduling by longest remaining path under a cost model per\n"
-    "                   instruction kind and token; on the H200 faster at M=1 KV >= 8192\n"
-    "                   and at KV=1024 for M=16 and M=128, 5-7 us slower at M=16 KV >= 8192,\n"
-    "                   slower at M=64 and at M=128 KV >= 8192: bench/RESULTS.md, session 20)\n"
+    "  --policy P       placement: auto (default), roundrobin (the article's) or\n"
+    "                   critical-path (list scheduling by longest remaining path under a\n"
+    "                   cost model fitted to the megakernel's trace: an instruction's time\n"
+    "                   from its kind, tokens, bytes and arithmetic). auto builds both and\n"
+    "                   takes critical-path where the model puts its step more than 3% below\n"
+    "                   roundrobin's (roundrobin with --place); on the H200 that is M=1 KV >=\n"
+    "                   8192 and M = 64, 128 at KV=1024 (66.3 / 92.3 / 121.4 / 188.9 us\n"
+    "                   against 76.9 / 100.9 / 125.9 / 205.8), roundrobin at the other 8 of\n"
+    "                   the 12 shapes of M 1-128 x KV 1024-65536, where critical-path was\n"
+    "                   level or up to 26 us slower: bench/RESULTS.md, session 23)\n"
     "  --tiling T       default (ours, for a 132-SM H200) or seed (the article's tile counts;\n"
     "                   plans A0..E1 only, as the article did: top-k F1 was not in its plan)\n"
     "  --ops LIST       plan only these ops, e.g. A0,C0,B1 (what they read from left-out\n"
@@ -192,8 +197,10 @@ static int parse(int argc, char **argv, cli *c) {
         } else if (!strcmp(a, "--policy")) {
             if (v && !strcmp(v, "roundrobin")) c->plan.policy = MRT_POLICY_ROUNDROBIN;
             else if (v && !strcmp(v, "critical-path")) c->plan.policy = MRT_POLICY_CRITICAL_PATH;
+            else if (v && !strcmp(v, "auto")) c->plan.policy = MRT_POLICY_AUTO;
             else {
-                fprintf(stderr, "megartp: --policy: unknown policy \"%s\" (roundrobin, critical-path)\n", v ? v : "");
+                fprintf(stderr, "megartp: --policy: unknown policy \"%s\" (auto, roundrobin, critical-path)\n",
+                        v ? v : "");
                 return -1;
             }
             i++;
@@ -259,11 +266,12 @@ static int parse(int argc, char **argv, cli *c) {
 
 /* The plan's options as one line ("plan: 132 workers, roundrobin, tiling default, ..."), the
  * ones left at their defaults included where they name the placement, so every figure a
- * command prints says which plan it came from. */
-static void print_plan_opts(const cli *c) {
+ * command prints says which plan it came from (auto: which placement it took). */
+static void print_plan_opts(const cli *c, const mrt_plan *p) {
     const mrt_plan_opts *o = &c->plan;
-    printf("plan: %d workers, %s, tiling %s, pairing %s%s", o->workers,
-           o->policy == MRT_POLICY_CRITICAL_PATH ? "critical-path" : "roundrobin",
+    const char *placed = mrt_plan_get_info(p).policy == MRT_POLICY_CRITICAL_PATH ? "critical-path" : "roundrobin";
+    printf("plan: %d workers, %s%s, tiling %s, pairing %s%s", o->workers, o->policy == MRT_POLICY_AUTO ? "auto: " : "",
+           placed,
            o->tiling == MRT_TILING_SEED ? "seed" : "default", o->pairing == MRT_PAIRING_WHOLE ? "whole" : "auto",
            o->fuse_events ? ", fused events" : "");
     const char *names[] = {"ops", "order", "split", "place", "chunk"},
@@ -306,7 +314,7 @@ static int cmd_run_gpu(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
         printf("glm5-prefix (%s) on the %s executor: M %d, batch %d, kv %d; %d tasks, %d events, %d workers, seed %llu\n",
                c->model, c->backend, c->shape.m, c->shape.batch, c->shape.kv, info.tasks, info.events, info.workers,
                c->seed);
-        print_plan_opts(c);
+        print_plan_opts(c, p);
         int fails = glm5_compare(&out, &ref, glm5_plan_outputs(p), GLM5_TOL_DEVICE, stdout, NULL);
         printf("%s\n", fails ? "FAIL" : "all outputs within the device tolerances");
         rc = fails ? 1 : 0;
@@ -347,7 +355,7 @@ static int cmd_run(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     mrt_plan_info info = mrt_plan_get_info(p);
     printf("glm5-prefix (%s) on the cpu executor: M %d, batch %d, kv %d; %d tasks, %d events, %d workers, seed %llu\n",
            c->model, c->shape.m, c->shape.batch, c->shape.kv, info.tasks, info.events, info.workers, c->seed);
-    print_plan_opts(c);
+    print_plan_opts(c, p);
     uint64_t first = 0;
     for (int run = 0; run < c->interleavings; run++) {
         glm5_host_free(&out);
@@ -467,12 +475,12 @@ static int cmd_bench(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     else if (c->cumulative) {
         printf("glm5-prefix (%s) cumulative add: M %d, batch %d, kv %d, modes %s, %d replays, %d copies\n", c->model,
                c->shape.m, c->shape.batch, c->shape.kv, c->modes, c->reps, c->copies);
-        print_plan_opts(c);
+        print_plan_opts(c, p);
         rc = bench_cumulative(c, ctx, g, &h);
     } else {
         printf("glm5-prefix (%s) bench: M %d, batch %d, kv %d, modes %s, %d replays, %d copies\n", c->model, c->shape.m,
                c->shape.batch, c->shape.kv, c->modes, c->reps, c->copies);
-        print_plan_opts(c);
+        print_plan_opts(c, p);
         rc = mrt_bench_prefix(p, &h, c->copies, c->reps, c->modes, 1, stdout, NULL) ? 1 : 0;
     }
     glm5_host_free(&h);
@@ -523,7 +531,7 @@ static int cmd_trace(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     else {
         printf("glm5-prefix (%s): M %d, batch %d, kv %d, %s executor\n", c->model, c->shape.m, c->shape.batch,
                c->shape.kv, c->backend);
-        print_plan_opts(c);
+        print_plan_opts(c, p);
         mrt_trace_print(tr, stdout);
         rc = 0;
         const char *paths[2] = {c->json_out, c->html_out};
@@ -560,7 +568,7 @@ static int cmd_plan(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     }
     if (!c->json) {
         printf("glm5-prefix (%s): M %d, batch %d, kv %d; ", c->model, c->shape.m, c->shape.batch, c->shape.kv);
-        print_plan_opts(c);
+        print_plan_opts(c, p);
     }
     mrt_plan_print(p, stdout, c->json);
     mrt_plan_free(p);

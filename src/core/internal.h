@@ -98,7 +98,8 @@ typedef struct mrt_task {
     mrt_wait wait[MRT_MAX_WAITS];
     mrt_signal sig[MRT_MAX_SIGNALS];
     int worker, slot; /* placement */
-    double cost;      /* bytes moved, for placement and reports */
+    double cost;      /* bytes moved, for the placement's cost model (schedule.c) */
+    double flops;     /* its arithmetic (2 x multiply-adds), for the same */
 } mrt_task;
 
 /* A reduce group: split-K tasks whose partials one finalizer reduces (in fixed split
@@ -142,8 +143,9 @@ typedef struct mrt_tile_cfg {
 } mrt_tile_cfg;
 
 typedef struct mrt_tiler mrt_tiler;
-/* Starts a new task of the current op; returns its payload to fill. */
-uint32_t *mrt_tiler_task(mrt_tiler *t, double cost);
+/* Starts a new task of the current op (the bytes it moves and its arithmetic, for the cost
+ * model); returns its payload to fill. */
+uint32_t *mrt_tiler_task(mrt_tiler *t, double bytes, double flops);
 void mrt_tiler_read(mrt_tiler *t, const struct mrt_tensor *tensor, mrt_box box);
 void mrt_tiler_write(mrt_tiler *t, const struct mrt_tensor *tensor, mrt_box box, int pub);
 void mrt_tiler_partial(mrt_tiler *t, const struct mrt_tensor *tensor, mrt_box box, int pub);
@@ -241,6 +243,8 @@ struct mrt_plan {
     double build_us;
     double phase_us[5]; /* validate, tile + lower, place, encode, verify */
     double estimate_us; /* the step under the placement cost model (schedule.c) */
+    mrt_policy placed;  /* the policy its queues come from (opts.policy, AUTO resolved) */
+    double auto_other_us; /* AUTO: the estimate of the placement not taken (else 0) */
 };
 
 static inline const mrt_access *mrt_task_acc(const struct mrt_plan *p, const mrt_task *k) { return p->acc + k->acc0; }

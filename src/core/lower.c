@@ -38,7 +38,7 @@ static mrt_task *cur_task(mrt_tiler *t) {
     return &p->tasks[p->n_tasks - 1];
 }
 
-uint32_t *mrt_tiler_task(mrt_tiler *t, double cost) {
+uint32_t *mrt_tiler_task(mrt_tiler *t, double bytes, double flops) {
     static uint32_t sink[MRT_PAYLOAD_WORDS];
     mrt_plan *p = t->p;
     if (t->st) return sink;
@@ -51,7 +51,8 @@ uint32_t *mrt_tiler_task(mrt_tiler *t, double cost) {
     k->op = t->op->id;
     k->acc0 = p->n_acc;
     k->index = p->op_tasks[t->op->id]++;
-    k->cost = cost;
+    k->cost = bytes;
+    k->flops = flops;
     k->group = -1;
     if (t->group_left > 0) {
         k->group = t->group;

@@ -6,7 +6,7 @@
 #include "topk_split.h"
 
 mrt_plan_opts mrt_plan_opts_default(void) {
-    mrt_plan_opts o = {.workers = 132, .policy = MRT_POLICY_ROUNDROBIN, .tiling = MRT_TILING_DEFAULT,
+    mrt_plan_opts o = {.workers = 132, .policy = MRT_POLICY_AUTO, .tiling = MRT_TILING_DEFAULT,
                        .pairing = MRT_PAIRING_AUTO, .fuse_events = 0, .ops = NULL, .order = NULL, .split = NULL,
                        .place = NULL, .chunk = NULL};
     return o;
@@ -279,8 +279,8 @@ static mrt_status given_chunks(mrt_plan *p) {
  * D1 and E1, which are on the critical path) can be measured without a rebuild. Roundrobin
  * only: critical-path placement chooses every task's worker itself. */
 static mrt_status given_places(mrt_plan *p) {
-    if (p->opts.policy != MRT_POLICY_ROUNDROBIN)
-        return mrt_fail(p->ctx, MRT_ERR_INVALID, "--place: only with --policy roundrobin (critical-path places every task)");
+    if (p->opts.policy == MRT_POLICY_CRITICAL_PATH)
+        return mrt_fail(p->ctx, MRT_ERR_INVALID, "--place: only with --policy roundrobin or auto (critical-path places every task)");
     for (const char *s = p->opts.place; *s;) {
         const mrt_op *op;
         const char *val, *dash;
@@ -307,7 +307,7 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
     mrt_plan_opts o = opts ? *opts : mrt_plan_opts_default();
     if (o.workers < 1 || o.workers > 4096)
         return mrt_fail(g->ctx, MRT_ERR_INVALID, "--workers %d: must be 1..4096", o.workers);
-    if (o.policy != MRT_POLICY_ROUNDROBIN && o.policy != MRT_POLICY_CRITICAL_PATH)
+    if (o.policy != MRT_POLICY_ROUNDROBIN && o.policy != MRT_POLICY_CRITICAL_PATH && o.policy != MRT_POLICY_AUTO)
         return mrt_fail(g->ctx, MRT_ERR_INVALID, "policy %d: unknown placement policy", o.policy);
     mrt_status s = mrt_graph_validate(g);
     if (s) return s;
@@ -399,6 +399,7 @@ void mrt_plan_free(mrt_plan *p) {
 mrt_plan_info mrt_plan_get_info(const mrt_plan *p) {
     mrt_plan_info i = {.tasks = p->n_tasks, .events = p->n_events, .workers = p->workers,
                        .max_len = p->max_len, .ops = p->n_ops, .build_us = p->build_us,
-                       .instr = p->instr, .queue_len = p->queue_len};
+                       .instr = p->instr, .queue_len = p->queue_len, .policy = p->placed,
+                       .estimate_us = p->estimate_us};
     return i;
 }

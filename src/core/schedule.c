@@ -5,7 +5,7 @@
  * given a worker range (--place) deals its tasks over that range in a rotation of its own,
  * and the other ops' rotation passes over its tasks.
  * critical-path: list scheduling. A task's cost is an estimate of its time on one SM (a
- * fixed cost of its kind, one per token past an M=16 tile's, and the bytes it moves, below);
+ * model fitted to the megakernel's trace: its kind, tokens, bytes and arithmetic, below);
  * its rank is its cost plus the largest rank among the tasks that wait for it (the longest
  * remaining path). Repeatedly the worker that frees up first takes, of the tasks whose
  * producers are placed, the highest-ranked one that can start then (else the one whose inputs
@@ -26,51 +26,50 @@ static void place_roundrobin(mrt_plan *p) {
     }
 }
 
-/* The cost model: per instruction a fixed cost of its kind, measured at M=16 (a GEMM tile of
- * 16 tokens, an E1 tile of a request's 8, one A0 or F1 row), a cost per token beyond those,
- * and its bytes at one SM's share of HBM bandwidth (H200: ~4.3 TB/s over 132 SMs).
- * The fixed costs are what the megakernel's instructions take beyond their bytes, from its
- * trace (H200, 2026-11-29, GLM-5 M=16 KV=8192, cc82354: per-op medians of input -> computed
- * -> published, less the bytes term): A0 rows, E1 tiles and F1 rows are one-shot code of
- * 10-15 us, a gemm_fp8 tile carries its share of the finalization. With a flat 0.8 us (until
- * then) the model put the step at 32 us against 160-180 measured.
- * The per-token costs are the growth from M=16 to M=128 in the traces of session 14 run 4
- * (b1f19fa, KV=8192): a gemm_fp8 tile 14-17 -> 36-41 us (finalization share included), an E1
- * tile 8 -> 47 (8 -> 64 tokens), a bmm tile 6 -> 20, a head-gate tile 7 -> 10, A0 and F1 ~11
- * us a row. Without them (sessions 5-13) the model ranked a 128-token tile like a 16-token one
- * and estimated M=128 at 144 us against 241-285 measured; critical-path placement then lost to
- * roundrobin at M >= 64 (run 6: 182.8 / 315.4 against 159.1 / 241.4 us at M=64 / 128). A model
- * fitted through both traces' points instead (a smaller fixed cost, every token priced) did
- * better there (167.6 / 257.0) and worse where the policy had been best (M=1: 101.6 against
- * 84.8; M=16: 97.1 against 94.9): so the M=16 costs stay as measured and only tokens past
- * them are priced, which leaves every plan at M <= 16 as before (no task there has tokens past
- * its kind's base; the same queues, task by task, at M = 1, 2, 8, 16 under both models:
- * `plan --json` of each, checked on the CPU) and is not yet measured at M >= 64. */
-static const double mrt_cost_fixed_us[MRT_OPC_COUNT] = {
-    [MRT_OPC_NOOP] = 0.8,          [MRT_OPC_ADD_RMSNORM_QUANT] = 10.0, [MRT_OPC_GEMM_FP8] = 16.0,
-    [MRT_OPC_GEMM_BF16] = 9.0,     [MRT_OPC_BMM_BF16] = 3.0,           [MRT_OPC_INDEX_LOGITS] = 15.0,
-    [MRT_OPC_TOPK] = 14.0,
-};
-/* tokens a fixed cost covers, and the cost of each token past them */
-static const int mrt_cost_base_tokens[MRT_OPC_COUNT] = {
-    [MRT_OPC_NOOP] = 1,       [MRT_OPC_ADD_RMSNORM_QUANT] = 1, [MRT_OPC_GEMM_FP8] = 16, [MRT_OPC_GEMM_BF16] = 16,
-    [MRT_OPC_BMM_BF16] = 16,  [MRT_OPC_INDEX_LOGITS] = 8,      [MRT_OPC_TOPK] = 1,
-};
-static const double mrt_cost_token_us[MRT_OPC_COUNT] = {
-    [MRT_OPC_ADD_RMSNORM_QUANT] = 8.0, [MRT_OPC_GEMM_FP8] = 0.2,      [MRT_OPC_GEMM_BF16] = 0.03,
-    [MRT_OPC_BMM_BF16] = 0.125,        [MRT_OPC_INDEX_LOGITS] = 0.7, [MRT_OPC_TOPK] = 10.0,
+/* The cost model: an instruction's time on its worker, from the megakernel's own trace.
+ *   cost = fixed + per_token x tokens + bytes_x x (its bytes at one SM's share of HBM
+ *          bandwidth, H200: 4.3 TB/s over 132 SMs) + per_flop x its arithmetic
+ *          + MRT_COST_GAP_US (a worker's step from one instruction to the next)
+ * per instruction kind, fitted by least squares to the medians of each op's instructions at
+ * the 12 shapes of [E]'s sweep (M 1, 16, 64, 128 x KV 1024, 8192, 65536) under both policies
+ * (H200, 2026-11-30, session 23 run 1, a595f6d; `megartp trace` JSON). An instruction's time
+ * there is published less the later of visible and its inputs' publication, so it holds the
+ * weights it streams after its input and its share of the group finalization, not its wait;
+ * the gap is the median from a worker's publication to its next instruction visible (0.74-0.77
+ * us at M = 1 and 16, 1.18 at M = 128). Median error of the fit 4-10% a kind, worst 40%
+ * (B1's 16 tiles). Fed back through the same queues, it puts roundrobin's step at 80.6 /
+ * 143.8 / 217.9 us for M = 16 / 64 / 128 at KV=8192 (measured 79.7 / 143.0 / 221.3) and
+ * 48-76 at M=1 (measured 63-99: the M=1 instructions wait on more than it models).
+ * The model it replaces (fixed costs of session 5 and per-token costs of session 14, bytes at
+ * full SM share) put the same step at 109.4 us and ranked a 512-key E1 tile like a 128-key
+ * one: critical-path placed KV=65536 M=128 at 695 us against roundrobin's 547 (run 1).
+ * Terms a kind does not use are 0: GEMM tiles stream their weights at 2.3x an SM's share
+ * (bytes_x 0.44) with ~0.2 us a token of epilogue and finalization; index_logits pays for its
+ * arithmetic (0.47 us a MFLOP) and its bytes; top-k for its passes over the logits (a row's
+ * two, a slice's one: topk.c). */
+#define MRT_COST_GAP_US 0.75
+typedef struct mrt_cost_terms {
+    double fixed, per_token, bytes_x, per_mflop;
+} mrt_cost_terms;
+static const mrt_cost_terms mrt_cost[MRT_OPC_COUNT] = {
+    [MRT_OPC_NOOP] = {0.8, 0, 0, 0},
+    [MRT_OPC_ADD_RMSNORM_QUANT] = {8.74, 0, 0, 0},
+    [MRT_OPC_GEMM_FP8] = {7.82, 0.211, 0.437, 0},
+    [MRT_OPC_GEMM_BF16] = {4.46, 0.078, 0, 0},
+    [MRT_OPC_BMM_BF16] = {5.17, 0.096, 0, 0},
+    [MRT_OPC_INDEX_LOGITS] = {5.47, 0, 1.74, 0.472},
+    [MRT_OPC_TOPK] = {4.71, 0, 5.23, 0},
 };
 #define MRT_SM_BYTES_PER_US (4.3e6 / 132.0)
 
 double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k) {
     const int kind = p->g->ops[k->op].kind;
     const double bytes_us = k->cost / MRT_SM_BYTES_PER_US;
-    if (kind < 0 || kind >= MRT_OPC_COUNT) return 0.8 + bytes_us;
-    double us = mrt_cost_fixed_us[kind] + bytes_us;
-    const mrt_op_class *c = mrt_op_class_get(kind);
-    const int past = (c && c->tokens ? c->tokens(k->payload) : 1) - mrt_cost_base_tokens[kind];
-    if (past > 0) us += mrt_cost_token_us[kind] * past;
-    return us;
+    if (kind < 0 || kind >= MRT_OPC_COUNT) return 0.8 + bytes_us + MRT_COST_GAP_US;
+    const mrt_cost_terms *c = &mrt_cost[kind];
+    const mrt_op_class *oc = mrt_op_class_get(kind);
+    const int tokens = oc && oc->tokens ? oc->tokens(k->payload) : 1;
+    return c->fixed + c->per_token * tokens + c->bytes_x * bytes_us + c->per_mflop * k->flops * 1e-6 + MRT_COST_GAP_US;
 }
 
 /* Tasks a task waits for: the publishers of its events (every member of a group). */
@@ -258,17 +257,9 @@ mrt_status mrt_estimate(mrt_plan *p) {
     return st;
 }
 
-mrt_status mrt_schedule(mrt_plan *p) {
-    p->workers = p->opts.workers;
-    p->queue_len = calloc((size_t)p->workers, sizeof(int));
-    if (!p->queue_len) return mrt_fail(p->ctx, MRT_ERR_NOMEM, "plan: out of memory");
-    mrt_status st = MRT_OK;
-    switch (p->opts.policy) {
-    case MRT_POLICY_ROUNDROBIN: place_roundrobin(p); break;
-    case MRT_POLICY_CRITICAL_PATH: st = place_critical_path(p); break;
-    default: return mrt_fail(p->ctx, MRT_ERR_INVALID, "unknown placement policy %d", p->opts.policy);
-    }
-    if (st) return st;
+/* queue_len and max_len from the tasks' worker and slot */
+static void count_queues(mrt_plan *p) {
+    memset(p->queue_len, 0, sizeof(int) * (size_t)p->workers);
     p->max_len = 0;
     for (int i = 0; i < p->n_tasks; i++) {
         int w = p->tasks[i].worker;
@@ -277,5 +268,66 @@ mrt_status mrt_schedule(mrt_plan *p) {
     for (int w = 0; w < p->workers; w++)
         if (p->queue_len[w] > p->max_len) p->max_len = p->queue_len[w];
     if (p->max_len == 0) p->max_len = 1;
-    return MRT_OK;
+}
+
+static mrt_status place(mrt_plan *p, mrt_policy policy) {
+    mrt_status st = MRT_OK;
+    memset(p->queue_len, 0, sizeof(int) * (size_t)p->workers); /* roundrobin counts slots in it */
+    switch (policy) {
+    case MRT_POLICY_ROUNDROBIN: place_roundrobin(p); break;
+    case MRT_POLICY_CRITICAL_PATH: st = place_critical_path(p); break;
+    default: return mrt_fail(p->ctx, MRT_ERR_INVALID, "unknown placement policy %d", policy);
+    }
+    if (!st) count_queues(p), p->placed = policy;
+    return st;
+}
+
+/* AUTO takes critical-path's queues only where the cost model puts their step more than 3%
+ * below roundrobin's: the model's median error is 4-10% an instruction kind, and
+ * critical-path's queues cost more than it sees (at M=16 KV=8192 its D0 tiles 16.2 us against
+ * 13.8 under roundrobin, session 23 run 1: the model estimates the two placements alike, the
+ * step was 84.6 against 79.5). The 3% is where run 2 (H200, 2026-11-30, the 12 shapes of
+ * [E]'s sweep) separates them: critical-path was faster at M=1 KV=8192 / 65536 (estimate
+ * ratios 0.85 / 0.87, steps 66.3 / 92.3 against 76.9 / 100.9 us), M=64 KV=1024 (0.959,
+ * 121.4 against 125.9) and M=128 KV=1024 (0.943, 188.9 against 205.8), level at M=16
+ * KV=65536 (0.943, 141.7 / 142.1), slower at M=64 KV=8192 (0.973, 151.9 against 141.4) and
+ * KV=65536 (0.997, 334.9 against 311.6); the rest estimate alike (ratio 1.0). One miss at
+ * that margin: M=16 KV=1024 (0.99) where critical-path was 3.0 us faster. With `place`
+ * (roundrobin's option) AUTO is roundrobin. */
+#define MRT_AUTO_RATIO 0.97
+
+static bool any_place(const mrt_plan *p) {
+    for (int op = 0; op < MRT_MAX_OPS; op++)
+        if (p->place_lo[op] >= 0) return true;
+    return false;
+}
+
+static mrt_status place_auto(mrt_plan *p) {
+    mrt_status st = place(p, MRT_POLICY_CRITICAL_PATH);
+    if (!st) st = mrt_estimate(p);
+    if (st) return st;
+    const double cp_us = p->estimate_us;
+    int *keep = malloc(sizeof(int) * 2 * (size_t)(p->n_tasks + 1));
+    if (!keep) return mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
+    for (int i = 0; i < p->n_tasks; i++) keep[2 * i] = p->tasks[i].worker, keep[2 * i + 1] = p->tasks[i].slot;
+    st = place(p, MRT_POLICY_ROUNDROBIN);
+    if (!st) st = mrt_estimate(p);
+    if (!st && cp_us < MRT_AUTO_RATIO * p->estimate_us) {
+        p->auto_other_us = p->estimate_us;
+        for (int i = 0; i < p->n_tasks; i++) p->tasks[i].worker = keep[2 * i], p->tasks[i].slot = keep[2 * i + 1];
+        count_queues(p);
+        p->placed = MRT_POLICY_CRITICAL_PATH, p->estimate_us = cp_us;
+    } else if (!st) {
+        p->auto_other_us = cp_us;
+    }
+    free(keep);
+    return st;
+}
+
+mrt_status mrt_schedule(mrt_plan *p) {
+    p->workers = p->opts.workers;
+    p->queue_len = calloc((size_t)p->workers, sizeof(int));
+    if (!p->queue_len) return mrt_fail(p->ctx, MRT_ERR_NOMEM, "plan: out of memory");
+    if (p->opts.policy == MRT_POLICY_AUTO) return any_place(p) ? place(p, MRT_POLICY_ROUNDROBIN) : place_auto(p);
+    return place(p, p->opts.policy);
 }

@@ -45,7 +45,7 @@ static mrt_status tile(mrt_tiler *t, const mrt_graph *g, const mrt_op *op, mrt_t
     if (cfg.block_m < 1) return mrt_fail(g->ctx, MRT_ERR_INVALID, "op %s: block_m %d", op->name, cfg.block_m);
     for (int64_t r0 = 0; r0 < m; r0 += cfg.block_m) {
         int64_t r1 = min64(m, r0 + cfg.block_m);
-        uint32_t *pl = mrt_tiler_task(t, (double)(r1 - r0) * hid * 9);
+        uint32_t *pl = mrt_tiler_task(t, (double)(r1 - r0) * hid * 9, (double)(r1 - r0) * hid * 8);
         pl[0] = (uint32_t)r0, pl[1] = (uint32_t)r1;
         mrt_tiler_read(t, op_in(g, op, 0), box(r0, r1, 0, hid));
         mrt_tiler_read(t, op_in(g, op, 1), box(r0, r1, 0, hid));

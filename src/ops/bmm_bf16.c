@@ -38,7 +38,8 @@ static mrt_status tile(mrt_tiler *t, const mrt_graph *g, const mrt_op *op, mrt_t
         for (int64_t h = 0; h < heads; h++)
             for (int64_t n0 = 0; n0 < cols; n0 += cfg.block_n) {
                 int64_t n1 = min64(cols, n0 + cfg.block_n);
-                uint32_t *pl = mrt_tiler_task(t, (double)d * (n1 - n0) * 2 + (double)(m1 - m0) * d * 2);
+                uint32_t *pl = mrt_tiler_task(t, (double)d * (n1 - n0) * 2 + (double)(m1 - m0) * d * 2,
+                                                    2.0 * (m1 - m0) * d * (n1 - n0));
                 uint32_t v[5] = {(uint32_t)m0, (uint32_t)m1, (uint32_t)h, (uint32_t)n0, (uint32_t)n1};
                 memcpy(pl, v, sizeof v);
                 mrt_tiler_read(t, q, box(m0, m1, h * d, (h + 1) * d));

@@ -45,7 +45,7 @@ static mrt_status tile(mrt_tiler *t, const mrt_graph *g, const mrt_op *op, mrt_t
         int64_t m1 = min64(m, m0 + cfg.block_m);
         for (int64_t s = 0; s < nsplit; s++) {
             int64_t k0 = s * kbs * 128, k1 = min64(k, k0 + kbs * 128);
-            uint32_t *pl = mrt_tiler_task(t, (double)(n + m1 - m0) * (k1 - k0) * 2);
+            uint32_t *pl = mrt_tiler_task(t, (double)(n + m1 - m0) * (k1 - k0) * 2, 2.0 * (m1 - m0) * n * (k1 - k0));
             uint32_t v[5] = {(uint32_t)m0, (uint32_t)m1, (uint32_t)k0, (uint32_t)k1, (uint32_t)s};
             memcpy(pl, v, sizeof v);
             mrt_tiler_read(t, x, box(m0, m1, k0, k1));

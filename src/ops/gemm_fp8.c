@@ -219,7 +219,7 @@ static mrt_status tile(mrt_tiler *t, const mrt_graph *g, const mrt_op *op, mrt_t
                 for (int64_t s = 0; s < nsplit; s++) {
                     int64_t kb0 = s * kbs, kb1 = min64(kblocks, kb0 + kbs);
                     double bytes = (double)(nt1 - nt) * (kb1 - kb0) * 128 + (double)(m1 - m0) * (kb1 - kb0) * 132;
-                    uint32_t *pl = mrt_tiler_task(t, bytes);
+                    uint32_t *pl = mrt_tiler_task(t, bytes, 2.0 * (m1 - m0) * (nt1 - nt) * (kb1 - kb0) * 128);
                     uint32_t v[8] = {(uint32_t)m0, (uint32_t)m1, (uint32_t)nt, (uint32_t)nt1,
                                      (uint32_t)kb0, (uint32_t)kb1, (uint32_t)s, (uint32_t)nsplit};
                     memcpy(pl, v, sizeof v);

@@ -50,7 +50,8 @@ static mrt_status tile(mrt_tiler *t, const mrt_graph *g, const mrt_op *op, mrt_t
     for (int64_t b = 0; b < s.batch; b++)
         for (int64_t j0 = 0; j0 < s.kv; j0 += cfg.chunk) {
             int64_t j1 = min64(s.kv, j0 + cfg.chunk), t0 = b * s.n, t1 = t0 + s.n;
-            uint32_t *pl = mrt_tiler_task(t, (double)(j1 - j0) * (d + 4) + (double)s.n * heads * (d + 4));
+            uint32_t *pl = mrt_tiler_task(t, (double)(j1 - j0) * (d + 4) + (double)s.n * heads * (d + 4),
+                                            2.0 * s.n * heads * d * (j1 - j0));
             uint32_t v[5] = {(uint32_t)b, (uint32_t)j0, (uint32_t)j1, (uint32_t)t0, (uint32_t)t1};
             memcpy(pl, v, sizeof v);
             mrt_tiler_read(t, q, box(t0, t1, 0, heads * d));

@@ -57,7 +57,9 @@ static mrt_status tile(mrt_tiler *t, const mrt_graph *g, const mrt_op *op, mrt_t
     if (slices <= 1) {
         for (int64_t r0 = 0; r0 < m; r0 += cfg.block_m) {
             int64_t r1 = min64(m, r0 + cfg.block_m);
-            uint32_t *pl = mrt_tiler_task(t, (double)(r1 - r0) * kv * 4);
+            /* as bytes a row's two passes over its logits (pass 1 from shared memory while
+             * they fit; priced alike by the cost model, fitted so: schedule.c) */
+            uint32_t *pl = mrt_tiler_task(t, (double)(r1 - r0) * kv * 8, 0);
             pl[0] = (uint32_t)r0, pl[1] = (uint32_t)r1;
             mrt_tiler_read(t, l, box(r0, r1, 0, kv));
             mrt_tiler_write(t, o, box(r0, r1, 0, k), 0);
@@ -70,7 +72,8 @@ static mrt_status tile(mrt_tiler *t, const mrt_graph *g, const mrt_op *op, mrt_t
         mrt_tiler_group(t, (int)slices, 1u << 1);
         for (int64_t p = 0; p < slices; p++) {
             const int64_t s0 = p * slice, s1 = min64(kv, s0 + slice);
-            uint32_t *pl = mrt_tiler_task(t, (double)(s1 - s0) * 12);
+            /* one pass over the slice's logits (its G array and pairs are small beside them) */
+            uint32_t *pl = mrt_tiler_task(t, (double)(s1 - s0) * 4, 0);
             const uint32_t v[7] = {(uint32_t)r, (uint32_t)r + 1, (uint32_t)s0, (uint32_t)s1, (uint32_t)p,
                                    (uint32_t)slices, (uint32_t)slice};
             memcpy(pl, v, sizeof v);
