@@ -138,6 +138,9 @@ typedef struct mrt_plan_opts {
                             workers LO..HI only, the other ops keep the rotation; NULL = none */
     const char *chunk;   /* comma list OP=N: N keys a task for those chunked ops (index logits;
                             a multiple of 128), after the tiling's rules; NULL = the tiling's */
+    int tune;            /* AUTO, default tiling, no split / chunk / place given: also plan the
+                            indexer branch in fewer, larger tasks and keep the plan the cost
+                            model prices lowest by a margin (plan.c; default 1; 0: one plan) */
 } mrt_plan_opts;
 
 mrt_plan_opts mrt_plan_opts_default(void);
@@ -159,6 +162,7 @@ typedef struct mrt_plan_info {
     const int *queue_len;        /* [workers] real (non-NoOp) instructions */
     mrt_policy policy;           /* the placement its queues come from (never AUTO) */
     double estimate_us;          /* the step under the placement's cost model */
+    const char *tuned;           /* the options tuning chose ("--split D1=2 --chunk E1=256"), or "" */
 } mrt_plan_info;
 
 mrt_plan_info mrt_plan_get_info(const mrt_plan *p);

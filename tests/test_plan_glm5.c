@@ -289,7 +289,7 @@ static void test_auto_policy(mrt_context *ctx) {
         const mrt_policy pol[3] = {MRT_POLICY_ROUNDROBIN, MRT_POLICY_CRITICAL_PATH, MRT_POLICY_AUTO};
         for (int k = 0; k < 3; k++) {
             mrt_plan_opts o = mrt_plan_opts_default();
-            o.policy = pol[k];
+            o.policy = pol[k], o.tune = 0; /* the placement alone (tuning: test_tuning) */
             p[k] = build(ctx, &c, shapes[i], o, &g[k]);
         }
         if (p[0] && p[1] && p[2]) {
@@ -321,6 +321,67 @@ static void test_auto_policy(mrt_context *ctx) {
         CHECK(mrt_plan_get_info(p[1]).policy == MRT_POLICY_ROUNDROBIN && same_queues(p[0], p[1]),
               "auto with --place: not roundrobin's queues over the ranges");
     for (int k = 0; k < 2; k++) mrt_plan_free(p[k]), mrt_graph_free(g[k]);
+}
+
+/* Tuning (the default: auto, no split / chunk / place given): at each of the 12 shapes the
+ * plan is exactly the candidate the rule picks, rebuilt here with explicit options and
+ * tune = 0 (the default tiling, D1's split halved, and that with E1's chunk doubled while
+ * <= 512 keys; the lowest estimate when below 95% of the default tiling's), task by task
+ * and event by event, and says so in `tuned`; both outcomes occur; a given --split, or
+ * tune = 0, plans once. */
+static void test_tuning(mrt_context *ctx) {
+    glm5_config c = glm5_config_glm5();
+    const glm5_shape shapes[] = {{1, 1, 1024},  {1, 1, 8192},  {1, 1, 65536},  {16, 2, 1024},
+                                 {16, 2, 8192}, {16, 2, 65536}, {64, 2, 1024},  {64, 2, 8192},
+                                 {64, 2, 65536}, {128, 2, 1024}, {128, 2, 8192}, {128, 2, 65536}};
+    int tuned = 0, kept = 0;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        mrt_plan *p[4] = {NULL, NULL, NULL, NULL};
+        mrt_graph *g[4] = {NULL, NULL, NULL, NULL};
+        char split[32], chunk[32];
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.tune = 0;
+        p[0] = build(ctx, &c, shapes[i], o, &g[0]); /* the default tiling */
+        if (!p[0]) continue;
+        const mrt_op *d1 = mrt_graph_find_op(g[0], "D1"), *e1 = mrt_graph_find_op(g[0], "E1");
+        snprintf(split, sizeof split, "D1=%d", p[0]->cfg[d1->id].split / 2);
+        snprintf(chunk, sizeof chunk, "E1=%d", p[0]->cfg[e1->id].chunk * 2);
+        o.split = split;
+        p[1] = build(ctx, &c, shapes[i], o, &g[1]);
+        if (p[0]->cfg[e1->id].chunk * 2 <= 512) {
+            o.chunk = chunk;
+            p[2] = build(ctx, &c, shapes[i], o, &g[2]);
+        }
+        p[3] = build(ctx, &c, shapes[i], mrt_plan_opts_default(), &g[3]);
+        int want = 0;
+        for (int k = 1; k < 3; k++)
+            if (p[k] && p[k]->estimate_us < 0.95 * p[0]->estimate_us && p[k]->estimate_us < p[want]->estimate_us) want = k;
+        if (p[3] && p[want]) {
+            bool same = same_queues(p[3], p[want]) && p[3]->n_events == p[want]->n_events &&
+                        p[3]->estimate_us == p[want]->estimate_us;
+            char says[96] = "";
+            if (want) snprintf(says, sizeof says, "--split %s%s%s", split, want == 2 ? " --chunk " : "", want == 2 ? chunk : "");
+            CHECK(same && !strcmp(mrt_plan_get_info(p[3]).tuned, says),
+                  "M=%d KV=%d: the default plan is not candidate %d (estimates %.1f / %.1f / %.1f, it %.1f, tuned \"%s\")",
+                  shapes[i].m, shapes[i].kv, want, p[0]->estimate_us, p[1] ? p[1]->estimate_us : 0,
+                  p[2] ? p[2]->estimate_us : 0, p[3]->estimate_us, mrt_plan_get_info(p[3]).tuned);
+            if (want) tuned++;
+            else kept++;
+        }
+        for (int k = 0; k < 4; k++) mrt_plan_free(p[k]), mrt_graph_free(g[k]);
+    }
+    CHECK(tuned > 0 && kept > 0, "tuning changed the plan at %d shapes, kept it at %d", tuned, kept);
+    /* a given split: one plan, as given */
+    mrt_plan_opts o = mrt_plan_opts_default();
+    o.split = "B0=2";
+    mrt_graph *g = NULL;
+    mrt_plan *p = build(ctx, &c, (glm5_shape){16, 2, 8192}, o, &g);
+    if (p) {
+        const mrt_op *d1 = mrt_graph_find_op(g, "D1");
+        CHECK(!*mrt_plan_get_info(p).tuned && p->cfg[d1->id].split == 4, "--split B0=2: tuned \"%s\", D1 split %d",
+              mrt_plan_get_info(p).tuned, p->cfg[d1->id].split);
+    }
+    mrt_plan_free(p), mrt_graph_free(g);
 }
 
 /* --ops: a subgraph plans only those ops; tensors of left-out producers become inputs. */
@@ -448,7 +509,7 @@ static void test_split(mrt_context *ctx) {
     } ok[] = {{NULL, 128, 128, 84, 16}, {"D1=2", 64, 128, 84, 16}, {"D1=1,B0=6,C0=48", 32, 128, 126, 48}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         mrt_plan_opts o = mrt_plan_opts_default();
-        o.split = ok[i].split;
+        o.split = ok[i].split, o.tune = 0; /* (none): the default tiling, untuned */
         mrt_graph *g;
         mrt_plan *p = build(ctx, &c, s, o, &g);
         const char *w = ok[i].split ? ok[i].split : "(none)";
@@ -508,7 +569,7 @@ static void test_chunk(mrt_context *ctx) {
     } ok[] = {{NULL, 128, 128, 128}, {"E1=256", 64, 128, 256}, {"E1=3072", 6, 128, 3072}, {"E1=16384", 2, 128, 16384}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         mrt_plan_opts o = mrt_plan_opts_default();
-        o.chunk = ok[i].chunk;
+        o.chunk = ok[i].chunk, o.tune = 0; /* (none): the default tiling, untuned */
         mrt_graph *g;
         mrt_plan *p = build(ctx, &c, s, o, &g);
         const char *w = ok[i].chunk ? ok[i].chunk : "(none)";
@@ -570,7 +631,7 @@ static void test_place(mrt_context *ctx) {
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         mrt_graph *g;
         mrt_plan_opts o = mrt_plan_opts_default();
-        o.place = ok[i].place;
+        o.place = ok[i].place, o.policy = MRT_POLICY_ROUNDROBIN; /* (none): the plain rotation */
         mrt_plan *p = build(ctx, &c, s, o, &g);
         const int wrong = p ? misplaced(p, g, &ok[i]) : -1;
         CHECK(wrong == 0, "--place %s: %d tasks not where roundrobin with the ranges puts them",
@@ -607,6 +668,7 @@ int main(void) {
     test_place(ctx);
     test_estimates(ctx);
     test_auto_policy(ctx);
+    test_tuning(ctx);
     test_cost_tokens(ctx);
     mrt_context_free(ctx);
     TEST_MAIN_END();

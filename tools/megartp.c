@@ -83,6 +83,13 @@ static const char *usage =
     "  --pairing P      auto (registered tile-level strategies, default) or whole (every\n"
     "                   consumer waits for its whole producer)\n"
     "  --fuse-events    merge events whose producers are the same tasks (Mirage's fusion)\n"
+    "  --no-tune        one plan: by default (--policy auto, no --split, --chunk or --place)\n"
+    "                   the planner also plans the indexer branch in fewer, larger tasks\n"
+    "                   (the split of the GEMM computing the index-logits queries halved,\n"
+    "                   and that with the logits' chunk doubled up to 512 keys) and keeps\n"
+    "                   the plan whose cost-model step is lowest, when below 95% of the\n"
+    "                   default plan's; the plan line names what it changed. 2-3 plan\n"
+    "                   builds (3-11 ms) instead of one\n"
     "  --json           print one JSON object instead of the table (with every worker's\n"
     "                   queue, task by task)\n"
     "trace:\n"
@@ -250,6 +257,7 @@ static int parse(int argc, char **argv, cli *c) {
             else c->html_out = v;
             i++;
         } else if (!strcmp(a, "--fuse-events")) c->plan.fuse_events = 1;
+        else if (!strcmp(a, "--no-tune")) c->plan.tune = 0;
         else if (!strcmp(a, "--cumulative") && !strcmp(c->cmd, "bench") && !gemm) c->cumulative = 1;
         else if (!strcmp(a, "--json")) c->json = 1;
         else {
@@ -278,6 +286,8 @@ static void print_plan_opts(const cli *c, const mrt_plan *p) {
                *vals[] = {o->ops, o->order, o->split, o->place, o->chunk};
     for (int i = 0; i < 5; i++)
         if (vals[i] && *vals[i]) printf(", --%s %s", names[i], vals[i]);
+    if (*mrt_plan_get_info(p).tuned) printf(", tuned: %s", mrt_plan_get_info(p).tuned);
+    else if (!o->tune) printf(", --no-tune");
     printf("\n");
 }
 

@@ -245,6 +245,7 @@ struct mrt_plan {
     double estimate_us; /* the step under the placement cost model (schedule.c) */
     mrt_policy placed;  /* the policy its queues come from (opts.policy, AUTO resolved) */
     double auto_other_us; /* AUTO: the estimate of the placement not taken (else 0) */
+    char tuned[160];      /* tuning's options where it changed the tiling (plan.c), else "" */
 };
 
 static inline const mrt_access *mrt_task_acc(const struct mrt_plan *p, const mrt_task *k) { return p->acc + k->acc0; }

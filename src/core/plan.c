@@ -8,7 +8,7 @@
 mrt_plan_opts mrt_plan_opts_default(void) {
     mrt_plan_opts o = {.workers = 132, .policy = MRT_POLICY_AUTO, .tiling = MRT_TILING_DEFAULT,
                        .pairing = MRT_PAIRING_AUTO, .fuse_events = 0, .ops = NULL, .order = NULL, .split = NULL,
-                       .place = NULL, .chunk = NULL};
+                       .place = NULL, .chunk = NULL, .tune = 1};
     return o;
 }
 
@@ -299,12 +299,8 @@ static mrt_status given_places(mrt_plan *p) {
     return MRT_OK;
 }
 
-mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **out) {
-    if (!out) return MRT_ERR_INVALID;
-    *out = NULL;
-    if (!g) return MRT_ERR_INVALID;
+static mrt_status build_plan(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
     double t0 = mrt_now_us();
-    mrt_plan_opts o = opts ? *opts : mrt_plan_opts_default();
     if (o.workers < 1 || o.workers > 4096)
         return mrt_fail(g->ctx, MRT_ERR_INVALID, "--workers %d: must be 1..4096", o.workers);
     if (o.policy != MRT_POLICY_ROUNDROBIN && o.policy != MRT_POLICY_CRITICAL_PATH && o.policy != MRT_POLICY_AUTO)
@@ -377,6 +373,71 @@ fail:
     return s;
 }
 
+/* Tuning (policy AUTO with opts.tune, the default, when no split, chunk or place is given):
+ * the indexer branch in fewer, larger tasks. The gemm_fp8 op computing an index_logits op's
+ * queries (GLM-5's D1) with its split halved, and that with the index_logits op's chunk
+ * doubled too (up to 512 keys, the longest the cost model was fitted on): each candidate is
+ * a whole plan (AUTO's placement included); the one with the lowest cost-model step is taken
+ * when that is below 95% of the default plan's. Why these two and that margin (H200, session 23 run 3, all 12 shapes of
+ * [E]'s sweep measured for both candidates under both policies): the model put them 5-19%
+ * below the default plan at 8 shapes; at the 7 of them beyond 5% they were 3.7-13.6 us faster
+ * (M=16 KV=8192 75.1 against 79.5); at M=64 KV=65536 (3.7% below) 16 us slower, where the
+ * model also misjudged critical-path. A doubled chunk past 512 keys (KV=65536) was priced
+ * 20-25 us low and measured 4-29 us slower. Every candidate is planned, placed and verified
+ * in full, so tuning costs 2-3 plan builds (~3-12 ms; roundrobin or critical-path alone
+ * build one). */
+#define MRT_TUNE_RATIO 0.95
+#define MRT_TUNE_MAX_CHUNK 512
+
+static mrt_status build_tuned(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
+    double t0 = mrt_now_us();
+    mrt_plan *best = NULL;
+    mrt_status s = build_plan(g, o, &best);
+    if (s) return s;
+    const double base_us = best->estimate_us;
+    int e = -1, q = -1;
+    for (int i = 0; i < best->n_ops && e < 0; i++) {
+        const mrt_op *op = &g->ops[best->ops[i]];
+        if (op->kind != MRT_OPC_INDEX_LOGITS) continue;
+        const int prod = g->tensors[op->in[0]].producer;
+        if (prod >= 0 && best->op_row[prod] >= 0 && g->ops[prod].kind == MRT_OPC_GEMM_FP8 && best->cfg[prod].split >= 2)
+            e = op->id, q = prod;
+    }
+    if (e >= 0) {
+        char split[48], chunk[48]; /* op names are at most 15 characters */
+        snprintf(split, sizeof split, "%s=%d", g->ops[q].name, best->cfg[q].split / 2);
+        snprintf(chunk, sizeof chunk, "%s=%d", g->ops[e].name, best->cfg[e].chunk * 2);
+        const bool both = best->cfg[e].chunk * 2 <= MRT_TUNE_MAX_CHUNK;
+        for (int c = 0; c < (both ? 2 : 1); c++) {
+            mrt_plan_opts oc = o;
+            oc.tune = 0, oc.split = split, oc.chunk = c ? chunk : NULL;
+            mrt_plan *cand = NULL;
+            if (build_plan(g, oc, &cand)) continue; /* a split the op's K blocks do not take: no candidate */
+            if (cand->estimate_us < MRT_TUNE_RATIO * base_us && cand->estimate_us < best->estimate_us) {
+                mrt_plan_free(best);
+                best = cand;
+                snprintf(best->tuned, sizeof best->tuned, "--split %s%s%s", split, c ? " --chunk " : "", c ? chunk : "");
+            } else {
+                mrt_plan_free(cand);
+            }
+        }
+    }
+    best->opts = o; /* the caller's options; best->tuned says what tuning changed */
+    best->build_us = mrt_now_us() - t0;
+    *out = best;
+    return MRT_OK;
+}
+
+mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **out) {
+    if (!out) return MRT_ERR_INVALID;
+    *out = NULL;
+    if (!g) return MRT_ERR_INVALID;
+    mrt_plan_opts o = opts ? *opts : mrt_plan_opts_default();
+    const bool given = (o.split && *o.split) || (o.chunk && *o.chunk) || (o.place && *o.place);
+    if (o.policy == MRT_POLICY_AUTO && o.tune && !given && o.tiling == MRT_TILING_DEFAULT) return build_tuned(g, o, out);
+    return build_plan(g, o, out);
+}
+
 void mrt_plan_free(mrt_plan *p) {
     if (!p) return;
     free(p->tensors);
@@ -400,6 +461,6 @@ mrt_plan_info mrt_plan_get_info(const mrt_plan *p) {
     mrt_plan_info i = {.tasks = p->n_tasks, .events = p->n_events, .workers = p->workers,
                        .max_len = p->max_len, .ops = p->n_ops, .build_us = p->build_us,
                        .instr = p->instr, .queue_len = p->queue_len, .policy = p->placed,
-                       .estimate_us = p->estimate_us};
+                       .estimate_us = p->estimate_us, .tuned = p->tuned};
     return i;
 }

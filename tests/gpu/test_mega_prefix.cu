@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "--tiny")) { /* the reduced-size model, for racecheck and synccheck */
         one_cfg(glm5_config_reduced(), (glm5_shape){4, 2, 300}, MRT_POLICY_ROUNDROBIN, 0);
         mrt_plan_opts o = mrt_plan_opts_default(); /* F1 rows in 3 slices (128, 128, 44 keys) */
-        o.split = "F1=3";
+        o.split = "F1=3", o.policy = MRT_POLICY_ROUNDROBIN;
         one_plan(glm5_config_reduced(), (glm5_shape){4, 2, 300}, o, "roundrobin --split F1=3", 0);
         TEST_MAIN_END();
     }
@@ -131,6 +131,9 @@ int main(int argc, char **argv) {
     }
     one((glm5_shape){16, 2, 8192}, MRT_POLICY_ROUNDROBIN, 1000);
     one((glm5_shape){16, 2, 8192}, MRT_POLICY_CRITICAL_PATH, 100);
+    /* the default plan (policy auto, tuned: here D1 in 2 splits a unit, E1 in 256-key tasks,
+     * critical-path's queues) */
+    one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, mrt_plan_opts_default(), "default (auto, tuned)", 100);
     { /* roundrobin with worker ranges and a split (--place, --split): other queues, the same bytes */
         mrt_plan_opts o = mrt_plan_opts_default();
         o.split = "D1=2", o.place = "D1=0-63,E1=0-63,D0=64-131,D2=64-131";
@@ -148,7 +151,7 @@ int main(int argc, char **argv) {
         mrt_plan_opts o = mrt_plan_opts_default();
         o.split = "F1=16", o.place = "F1=0-3";
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "roundrobin --split F1=16 --place F1=0-3", 100);
-        o.split = "F1=1", o.place = NULL;
+        o.split = "F1=1", o.place = NULL, o.policy = MRT_POLICY_ROUNDROBIN;
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "roundrobin --split F1=1", 0);
     }
     /* the rest of [E]'s shapes: M in {1, 16, 64, 128} x KV in {1024, 8192, 65536} */
@@ -158,6 +161,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         one(shapes[i], MRT_POLICY_ROUNDROBIN, 0);
         one(shapes[i], MRT_POLICY_CRITICAL_PATH, 0);
+        one_plan(glm5_config_glm5(), shapes[i], mrt_plan_opts_default(), "default (auto, tuned)", 0);
     }
     TEST_MAIN_END();
 }
