@@ -299,7 +299,9 @@ static mrt_status given_places(mrt_plan *p) {
     return MRT_OK;
 }
 
-static mrt_status build_plan(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
+/* A plan up to its queues and their cost-model step (what tuning compares); finish_plan
+ * encodes and verifies it. */
+static mrt_status build_queues(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
     double t0 = mrt_now_us();
     if (o.workers < 1 || o.workers > 4096)
         return mrt_fail(g->ctx, MRT_ERR_INVALID, "--workers %d: must be 1..4096", o.workers);
@@ -354,23 +356,34 @@ static mrt_status build_plan(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
     double t3 = mrt_now_us();
     if ((s = mrt_schedule(p))) goto fail;
     double t4 = mrt_now_us();
-    if ((s = mrt_encode(p))) goto fail;
-    double t5 = mrt_now_us();
-    p->phase_us[1] = t3 - t2, p->phase_us[2] = t4 - t3, p->phase_us[3] = t5 - t4;
-    p->operands = calloc((size_t)p->n_ops * MRT_OPERAND_SLOTS, sizeof(uint64_t));
-    if (!p->operands) {
-        s = mrt_fail(g->ctx, MRT_ERR_NOMEM, "plan: out of memory");
-        goto fail;
-    }
-    if ((s = mrt_plan_verify(p))) goto fail;
-    p->build_us = mrt_now_us() - t0;
-    if ((s = mrt_estimate(p))) goto fail; /* not part of the build time: a report */
-    p->phase_us[4] = mrt_now_us() - t5;
+    p->phase_us[1] = t3 - t2, p->phase_us[2] = t4 - t3;
+    if ((s = mrt_estimate(p))) goto fail; /* auto and tuning choose by it; else a report */
+    p->phase_us[2] += mrt_now_us() - t4;
     *out = p;
     return MRT_OK;
 fail:
     mrt_plan_free(p);
     return s;
+}
+
+/* Encodes and verifies a plan from build_queues (freed on failure); its build time counts
+ * from t0. */
+static mrt_status finish_plan(mrt_plan *p, double t0, mrt_plan **out) {
+    double t4 = mrt_now_us();
+    mrt_status s = mrt_encode(p);
+    double t5 = mrt_now_us();
+    p->phase_us[3] = t5 - t4;
+    if (!s && !(p->operands = calloc((size_t)p->n_ops * MRT_OPERAND_SLOTS, sizeof(uint64_t))))
+        s = mrt_fail(p->ctx, MRT_ERR_NOMEM, "plan: out of memory");
+    if (!s) s = mrt_plan_verify(p);
+    p->phase_us[4] = mrt_now_us() - t5;
+    p->build_us = mrt_now_us() - t0;
+    if (s) {
+        mrt_plan_free(p);
+        return s;
+    }
+    *out = p;
+    return MRT_OK;
 }
 
 /* Tuning (policy AUTO with opts.tune, the default, when no split, chunk or place is given):
@@ -383,16 +396,15 @@ fail:
  * below the default plan at 8 shapes; at the 7 of them beyond 5% they were 3.7-13.6 us faster
  * (M=16 KV=8192 75.1 against 79.5); at M=64 KV=65536 (3.7% below) 16 us slower, where the
  * model also misjudged critical-path. A doubled chunk past 512 keys (KV=65536) was priced
- * 20-25 us low and measured 4-29 us slower. Every candidate is planned, placed and verified
- * in full, so tuning costs 2-3 plan builds (~3-12 ms; roundrobin or critical-path alone
- * build one). */
+ * 20-25 us low and measured 4-29 us slower. Every candidate is tiled, lowered and placed
+ * (auto's two placements); only the one taken is encoded and verified. */
 #define MRT_TUNE_RATIO 0.95
 #define MRT_TUNE_MAX_CHUNK 512
 
 static mrt_status build_tuned(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
     double t0 = mrt_now_us();
     mrt_plan *best = NULL;
-    mrt_status s = build_plan(g, o, &best);
+    mrt_status s = build_queues(g, o, &best);
     if (s) return s;
     const double base_us = best->estimate_us;
     int e = -1, q = -1;
@@ -412,7 +424,7 @@ static mrt_status build_tuned(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
             mrt_plan_opts oc = o;
             oc.tune = 0, oc.split = split, oc.chunk = c ? chunk : NULL;
             mrt_plan *cand = NULL;
-            if (build_plan(g, oc, &cand)) continue; /* a split the op's K blocks do not take: no candidate */
+            if (build_queues(g, oc, &cand)) continue; /* a split the op's K blocks do not take: no candidate */
             if (cand->estimate_us < MRT_TUNE_RATIO * base_us && cand->estimate_us < best->estimate_us) {
                 mrt_plan_free(best);
                 best = cand;
@@ -423,9 +435,7 @@ static mrt_status build_tuned(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
         }
     }
     best->opts = o; /* the caller's options; best->tuned says what tuning changed */
-    best->build_us = mrt_now_us() - t0;
-    *out = best;
-    return MRT_OK;
+    return finish_plan(best, t0, out);
 }
 
 mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **out) {
@@ -435,7 +445,10 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
     mrt_plan_opts o = opts ? *opts : mrt_plan_opts_default();
     const bool given = (o.split && *o.split) || (o.chunk && *o.chunk) || (o.place && *o.place);
     if (o.policy == MRT_POLICY_AUTO && o.tune && !given && o.tiling == MRT_TILING_DEFAULT) return build_tuned(g, o, out);
-    return build_plan(g, o, out);
+    const double t0 = mrt_now_us();
+    mrt_plan *p = NULL;
+    mrt_status s = build_queues(g, o, &p);
+    return s ? s : finish_plan(p, t0, out);
 }
 
 void mrt_plan_free(mrt_plan *p) {
