@@ -70,6 +70,8 @@ static inline bool mrt_box_equal(mrt_box a, mrt_box b) {
 /* True if the union of boxes[0..n) covers `target`; if not and gap != NULL, one uncovered
  * cell's box (a sub-box of target no box touches) is written there. */
 bool mrt_boxes_cover(const mrt_box *boxes, int n, mrt_box target, mrt_box *gap);
+/* True if no two of boxes[0..n) overlap (n <= 256). */
+bool mrt_boxes_disjoint(const mrt_box *boxes, int n);
 
 /* ---- tasks: what the tiling of one op produces ---------------------------------------- */
 

@@ -305,12 +305,16 @@ static mrt_status check_claim(mrt_plan *p, mrt_strategy s, int cons, const mrt_a
     if (s == MRT_STRAT_TILE && n != 1)
         return mrt_fail(p->ctx, MRT_ERR_RACE, "tile claim fails for %s reading %s: %d producers, expected 1",
                         task_label(p, cons, lbl, sizeof lbl), tname(p, rd->tensor), n);
-    for (int i = 0; i < nb; i++)
-        for (int j = i + 1; j < nb; j++)
-            if (kinds[i] != MRT_ACC_PARTIAL && mrt_box_overlap(boxes[i], boxes[j]))
-                return mrt_fail(p->ctx, MRT_ERR_RACE,
-                                "%s claim fails for %s reading %s: producer regions overlap",
-                                mrt_strategy_name(s), task_label(p, cons, lbl, sizeof lbl), tname(p, rd->tensor));
+    /* no producer region overlaps another (a partial may: split-K planes of one box) */
+    bool partial = false, overlap = false;
+    for (int i = 0; i < nb; i++) partial |= kinds[i] == MRT_ACC_PARTIAL;
+    if (!partial) overlap = !mrt_boxes_disjoint(boxes, nb);
+    for (int i = 0; partial && i < nb && !overlap; i++)
+        for (int j = i + 1; j < nb && !overlap; j++)
+            overlap = kinds[i] != MRT_ACC_PARTIAL && mrt_box_overlap(boxes[i], boxes[j]);
+    if (overlap)
+        return mrt_fail(p->ctx, MRT_ERR_RACE, "%s claim fails for %s reading %s: producer regions overlap",
+                        mrt_strategy_name(s), task_label(p, cons, lbl, sizeof lbl), tname(p, rd->tensor));
     if (!cache && !mrt_boxes_cover(boxes, nb, rd->box, &gap))
         return mrt_fail(p->ctx, MRT_ERR_RACE,
                         "%s claim fails for %s reading %s: rows %lld..%lld cols %lld..%lld are written by no "
