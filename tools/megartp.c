@@ -89,7 +89,7 @@ static const char *usage =
     "                   and that with the logits' chunk doubled up to 512 keys) and keeps\n"
     "                   the plan whose cost-model step is lowest, when below 95% of the\n"
     "                   default plan's; the plan line names what it changed. Plans 2-3\n"
-    "                   tilings, verifies one: 4-10 ms on one core against 2-6 untuned\n"
+    "                   tilings, verifies one: 3-7 ms on one core against 2-6 untuned\n"
     "  --json           print one JSON object instead of the table (with every worker's\n"
     "                   queue, task by task)\n"
     "trace:\n"
