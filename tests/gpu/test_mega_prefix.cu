@@ -123,6 +123,8 @@ int main(int argc, char **argv) {
         mrt_plan_opts o = mrt_plan_opts_default(); /* F1 rows in 3 slices (128, 128, 44 keys) */
         o.split = "F1=3", o.policy = MRT_POLICY_ROUNDROBIN;
         one_plan(glm5_config_reduced(), (glm5_shape){4, 2, 300}, o, "roundrobin --split F1=3", 0);
+        /* critical-path's queues (the default plan here is roundrobin's: auto, nothing to tune) */
+        one_cfg(glm5_config_reduced(), (glm5_shape){4, 2, 300}, MRT_POLICY_CRITICAL_PATH, 0);
         TEST_MAIN_END();
     }
     if (argc > 1 && !strcmp(argv[1], "--quick")) {
