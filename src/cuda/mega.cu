@@ -169,11 +169,11 @@ static __device__ __noinline__
     void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_IL_THREADS) return;
     if (o.il.heads == 32)
-        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem,
-                                                                      (int)threadIdx.x);
+        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(o.il, (int)pl[0], (int)pl[1],
+                                                                                           (int)pl[2], smem, (int)threadIdx.x);
     else
-        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem,
-                                                                      (int)threadIdx.x);
+        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(o.il, (int)pl[0], (int)pl[1],
+                                                                                           (int)pl[2], smem, (int)threadIdx.x);
 }
 #endif
 

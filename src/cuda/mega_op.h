@@ -22,6 +22,14 @@
 #define MRT_MEGA_TOPK_THREADS 384
 #endif
 static_assert(MRT_MEGA_TOPK_THREADS % 32 == 0 && MRT_MEGA_TOPK_THREADS <= 384, "F1 rows: whole warps of the CTA");
+/* E1 (wgmma tile) token groups resident at a time: a tile runs its keys once per this many
+ * groups (4 tokens a group at 32 heads). The standalone kernels keep MRT_ILW_GROUPS (2) and
+ * spread a request's groups over CTAs; a worker runs them all, so with 2 a 64-token request
+ * (M=128) reloaded its keys and paid the tile's prologue 8 times. 8 groups: 128 KB of
+ * queries beside the keys (mega_table.cu checks the fit). */
+#ifndef MRT_MEGA_ILW_GROUPS
+#define MRT_MEGA_ILW_GROUPS 8
+#endif
 #define MRT_MEGA_GROUPS 3         /* finalization groups of 128 threads (named barriers 2..4; one-warp groups 2..13) */
 
 /* Where a GEMM tile's result goes: mrt_epi_store at `plane` elements per split (fp32

@@ -44,15 +44,18 @@
 #endif
 
 /* Shared memory (from a 1024-aligned base): keys [STAGES buffers][128 rows][128 B], queries
- * [groups][128 rows][128 B], key scales [STAGES][128], wI [groups][128], positions [groups][16]. */
-template <int STAGES = MRT_ILW_STAGES> struct mrt_ilw_layout {
+ * [GROUPS][128 rows][128 B], key scales [STAGES][128], wI [GROUPS][128], positions [GROUPS][16].
+ * GROUPS: token groups resident at a time; a tile with more groups runs its keys once per
+ * GROUPS of them (the block-table lookups, the key copies and every pass again). */
+template <int STAGES = MRT_ILW_STAGES, int GROUPS = MRT_ILW_GROUPS> struct mrt_ilw_layout {
+    static_assert(GROUPS >= 1 && GROUPS <= 16, "wgmma E1: 1..16 resident token groups (positions: 16 threads a group)");
     static constexpr int KEY_BYTES = MRT_ILW_KEYS * 128, Q_BYTES = 128 * 128;
     static constexpr int A_OFF = 0;
     static constexpr int B_OFF = A_OFF + STAGES * KEY_BYTES;
-    static constexpr int KS_OFF = B_OFF + MRT_ILW_GROUPS * Q_BYTES;
+    static constexpr int KS_OFF = B_OFF + GROUPS * Q_BYTES;
     static constexpr int WI_OFF = KS_OFF + STAGES * MRT_ILW_KEYS * 4;
-    static constexpr int POS_OFF = WI_OFF + MRT_ILW_GROUPS * 128 * 4;
-    static constexpr int BYTES = POS_OFF + MRT_ILW_GROUPS * 16 * 4;
+    static constexpr int POS_OFF = WI_OFF + GROUPS * 128 * 4;
+    static constexpr int BYTES = POS_OFF + GROUPS * 16 * 4;
     static constexpr int SMEM_BYTES = BYTES + 1024; /* the caller's pointer is 16-byte aligned */
 };
 
@@ -111,10 +114,10 @@ static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits
  * epilogue with the next group's MMAs needs a second accumulator (1 CTA an SM). */
 /* (STOP's early continues leave loops unreachable: nvcc's warning 128 is silenced here.) */
 #pragma nv_diag_suppress 128
-template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0>
+template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
                                                 int tid, int g_lo = 0, int g_hi = 0x7fffffff) {
-    typedef mrt_ilw_layout<STAGES> L;
+    typedef mrt_ilw_layout<STAGES, GROUPS> L;
     static_assert(TPG * 8 <= 128 && 128 % TPG == 0, "wgmma E1: 128 / TPG heads a token, a multiple of 8");
     constexpr int H = 128 / TPG;
     uint8_t *smem = (uint8_t *)(((uintptr_t)smem_in + 1023) & ~(uintptr_t)1023);
@@ -125,8 +128,8 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
     const int t0 = b * a.n, ngroups = min((a.n + TPG - 1) / TPG, g_hi); /* token groups [g_lo, ngroups) */
     const int npass = (j1 - j0 + MRT_ILW_KEYS - 1) / MRT_ILW_KEYS;
 
-    for (int g0 = g_lo; g0 < ngroups; g0 += MRT_ILW_GROUPS) {
-        const int ng = min(MRT_ILW_GROUPS, ngroups - g0);
+    for (int g0 = g_lo; g0 < ngroups; g0 += GROUPS) {
+        const int ng = min(GROUPS, ngroups - g0);
         /* Every copy of the chunk's first pass is issued before anything waits: the first
          * key pass's block-table lookups first (in flight meanwhile), then the queries, head
          * weights and positions (cp.async, nothing to wait for), then that pass's keys,
