@@ -46,7 +46,9 @@ static void place_roundrobin(mrt_plan *p) {
  * Terms a kind does not use are 0: GEMM tiles stream their weights at 2.3x an SM's share
  * (bytes_x 0.44) with ~0.2 us a token of epilogue and finalization; index_logits pays for its
  * arithmetic (0.47 us a MFLOP) and its bytes; top-k for its passes over the logits (a row's
- * two, a slice's one: topk.c). */
+ * two, a slice's one: topk.c). Stale since d11bb1c: the megakernel's E1 tile at M >= 64
+ * (8 token groups resident, run 7) takes less than these terms say; refit from a fresh
+ * trace sweep (scripts/device-s23b.sh) before trusting M >= 64 estimates of E1. */
 #define MRT_COST_GAP_US 0.75
 typedef struct mrt_cost_terms {
     double fixed, per_token, bytes_x, per_mflop;
