@@ -98,7 +98,8 @@ static void test_seed_plan(mrt_context *ctx) {
     CHECK(events_between(p, "B1", "E1", thr, 80) == 1 && thr[0] == 1, "B1 -> E1: one event >= 1");
     /* the JSON the CLI prints (`megartp plan ... --json`) carries the same facts */
     FILE *f = tmpfile();
-    char json[1 << 16] = "";
+    static char json[1 << 18];
+    json[0] = 0;
     if (f && mrt_plan_print(p, f, 1) == MRT_OK) {
         rewind(f);
         size_t n = fread(json, 1, sizeof json - 1, f);
@@ -110,7 +111,9 @@ static void test_seed_plan(mrt_context *ctx) {
                           "{\"id\": 69, \"threshold\": 1", "\"producers\": [\"B1[0-7]\"]", "\"build_us\": ",
                           /* roundrobin: worker 0 takes plan-order tasks 0, 148, 296, 444, 592 of A0 16,
                            * B0 84, C0 48, B1 8, D1 128, D0 128, D2 256, E1 64 */
-                          "\"queues\": [[\"A0[0]\", \"B1[0]\", \"D0[12]\", \"D2[32]\", \"D2[180]\"], "};
+                          "\"queues\": [[\"A0[0]\", \"B1[0]\", \"D0[12]\", \"D2[32]\", \"D2[180]\"], ",
+                          /* the cost model's inputs: A0's row of 6144, tokens 1, bytes 9 a value, flops 8 */
+                          "\"task_costs\": [[\"A0[0]\", 1, 55296, 49152, "};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) CHECK(strstr(json, keys[i]) != NULL, "JSON lacks %s", keys[i]);
     /* build time: the median of 5 builds (the first in a process also pays its page faults) */
     double us[5];

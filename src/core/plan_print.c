@@ -118,6 +118,16 @@ static void print_json(const mrt_plan *p, FILE *f, const int *cfirst, const int 
     for (int w = 0; w < p->workers; w++) fprintf(f, "%s%d", w ? ", " : "", p->queue_len[w]);
     fprintf(f, "],");
     print_json_queues(p, f);
+    /* the cost model's inputs and estimate, task by task (plan order): what
+     * scripts/fit_costs.py fits against a trace of the same plan */
+    fprintf(f, "\n \"task_costs\": [");
+    for (int t = 0; t < p->n_tasks; t++) {
+        const mrt_task *k = &p->tasks[t];
+        const mrt_op_class *oc = mrt_op_class_get(p->g->ops[k->op].kind);
+        fprintf(f, "%s[\"%s[%d]\", %d, %.0f, %.0f, %.3f]", t ? ", " : "", p->g->ops[k->op].name, k->index,
+                oc && oc->tokens ? oc->tokens(k->payload) : 1, k->cost, k->flops, mrt_task_cost_us(p, k));
+    }
+    fprintf(f, "],");
     fprintf(f, "\n \"ops\": [");
     for (int i = 0; i < p->n_ops; i++) {
         const mrt_op *op = &p->g->ops[p->ops[i]];
