@@ -90,8 +90,33 @@ static void test_cover(void) {
     CHECK(covered > 0 && covered < runs, "%d of %d targets covered: both kinds tested", covered, runs);
 }
 
+/* Tiles that span the target's rows (the 1D path: sorted, shuffled, up to 200 of them),
+ * with one tile left out or not: covered exactly when none is, and the gap is the missing
+ * tile's columns. */
+static void test_cover_tiles(void) {
+    static mrt_box b[200];
+    int wrong = 0, runs = 0;
+    for (int rep = 0; rep < 400; rep++) {
+        const int n = 2 + below(199), w = 1 + below(32), drop = below(2) ? below(n) : -1;
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (i != drop) b[k++] = (mrt_box){0, 4, i * w, (i + 1) * w};
+        for (int i = k - 1; i > 0 && rep % 2; i--) { /* odd runs: shuffled */
+            int j = below(i + 1);
+            mrt_box t = b[i];
+            b[i] = b[j], b[j] = t;
+        }
+        mrt_box gap = {0, 0, 0, 0};
+        const bool got = mrt_boxes_cover(b, k, (mrt_box){1, 3, 0, n * w}, &gap);
+        const bool ok = drop < 0 ? got : !got && gap.c0 == drop * w && gap.c1 == (drop + 1) * w;
+        wrong += !ok, runs++;
+    }
+    CHECK(wrong == 0, "column tiles: coverage or gap wrong on %d of %d sets", wrong, runs);
+}
+
 int main(void) {
     test_disjoint();
     test_cover();
+    test_cover_tiles();
     TEST_MAIN_END();
 }
