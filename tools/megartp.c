@@ -91,7 +91,7 @@ static const char *usage =
     "                   and that with the logits' chunk doubled up to 512 keys) and keeps\n"
     "                   the plan whose cost-model step is lowest, when below 95% of the\n"
     "                   default plan's; the plan line names what it changed. Plans 2-3\n"
-    "                   tilings, verifies one: 3-7 ms on one core against 2-6 untuned\n"
+    "                   tilings, verifies one: 2-4 ms against 1-2.5 untuned (one core)\n"
     "  --json           print one JSON object instead of the table (with every worker's\n"
     "                   queue, task by task)\n"
     "trace:\n"

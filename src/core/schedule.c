@@ -126,6 +126,42 @@ static mrt_status build_deps(mrt_plan *p, deps *d) {
     return MRT_OK;
 }
 
+/* A binary heap of task or worker ids; `before` orders them by `rank` and `at` (a task's
+ * ready time, a worker's free time). */
+typedef struct cp_heap {
+    int *a, n;
+    const double *rank, *at;
+    bool (*before)(const struct cp_heap *h, int x, int y);
+} cp_heap;
+
+static bool earlier_ready(const cp_heap *h, int x, int y) { return h->at[x] < h->at[y]; }
+/* the worker that frees up first, then the lowest-numbered */
+static bool earlier_free(const cp_heap *h, int x, int y) { return h->at[x] < h->at[y] || (h->at[x] == h->at[y] && x < y); }
+/* the pick among tasks that can start now: highest rank, then plan order */
+static bool higher_rank(const cp_heap *h, int x, int y) {
+    return h->rank[x] > h->rank[y] || (h->rank[x] == h->rank[y] && x < y);
+}
+
+static void heap_push(cp_heap *h, int t) {
+    int i = h->n++;
+    for (; i > 0 && h->before(h, t, h->a[(i - 1) / 2]); i = (i - 1) / 2) h->a[i] = h->a[(i - 1) / 2];
+    h->a[i] = t;
+}
+
+static int heap_pop(cp_heap *h) {
+    const int top = h->a[0], last = h->a[--h->n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && h->before(h, h->a[c + 1], h->a[c])) c++;
+        if (!h->before(h, h->a[c], last)) break;
+        h->a[i] = h->a[c], i = c;
+    }
+    if (h->n) h->a[i] = last;
+    return top;
+}
+
 static mrt_status place_critical_path(mrt_plan *p) {
     deps d = {0};
     mrt_status st = build_deps(p, &d);
@@ -134,8 +170,15 @@ static mrt_status place_critical_path(mrt_plan *p) {
     double *ready_at = calloc((size_t)n + 1, sizeof(double)), *free_at = calloc((size_t)p->workers, sizeof(double));
     int *missing = calloc((size_t)n + 1, sizeof(int)), *slots = calloc((size_t)p->workers, sizeof(int));
     int *succ_first = calloc((size_t)n + 2, sizeof(int)), *succ = NULL;
-    int *ready = malloc(sizeof(int) * (size_t)(n + 1)), nready = 0;
-    if (!st && (!rank || !finish || !ready_at || !free_at || !missing || !slots || !succ_first || !ready))
+    int *ready = malloc(sizeof(int) * (size_t)(n + 1)), nready = 0, *pos = malloc(sizeof(int) * (size_t)(n + 1));
+    /* ready tasks: `pending` (by ready time) until the freed-up time passes it, then `now` (by
+     * rank); the array keeps their order of arrival, which breaks ties among tasks that
+     * cannot start yet */
+    cp_heap pending = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank, ready_at, earlier_ready};
+    cp_heap now = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank, ready_at, higher_rank};
+    cp_heap workers = {malloc(sizeof(int) * (size_t)p->workers), 0, NULL, free_at, earlier_free};
+    if (!st && (!rank || !finish || !ready_at || !free_at || !missing || !slots || !succ_first || !ready || !pos ||
+                !pending.a || !now.a || !workers.a))
         st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
     if (!st) { /* successors (CSR) from the predecessor lists; duplicates are harmless */
         for (int i = 0; i < n; i++)
@@ -161,46 +204,53 @@ static mrt_status place_critical_path(mrt_plan *p) {
         }
         for (int i = 0; i < n; i++) {
             missing[i] = d.first[i + 1] - d.first[i];
-            if (!missing[i]) ready[nready++] = i;
+            if (!missing[i]) pos[i] = nready, ready[nready++] = i, heap_push(&pending, i);
         }
+        for (int w = 0; w < p->workers; w++) heap_push(&workers, w);
         for (int placed = 0; placed < n; placed++) {
             if (nready == 0) {
                 st = mrt_fail(p->ctx, MRT_ERR_DEADLOCK, "placement: %d of %d tasks can never become ready", n - placed, n);
                 break;
             }
-            int w = 0;
-            for (int k = 1; k < p->workers; k++)
-                if (free_at[k] < free_at[w]) w = k;
+            const int w = heap_pop(&workers); /* back in with its new free time below */
             /* among the tasks that can start as soon as that worker frees up, the highest rank;
              * if none can, the one ready first: a queue never sits idle behind a task waiting
-             * for inputs while another task could run (ties: plan order, reproducible) */
-            int best = -1;
-            bool best_now = false;
-            for (int r = 0; r < nready; r++) {
-                int c = ready[r];
-                bool now = ready_at[c] <= free_at[w];
-                if (best < 0 || (now && !best_now) ||
-                    (now == best_now && (now ? rank[c] > rank[ready[best]] || (rank[c] == rank[ready[best]] && c < ready[best])
-                                             : ready_at[c] < ready_at[ready[best]] ||
-                                                   (ready_at[c] == ready_at[ready[best]] && rank[c] > rank[ready[best]]))))
-                    best = r, best_now = now;
+             * for inputs while another task could run (ties: plan order, then arrival order,
+             * reproducible). The freed-up time never decreases, so a task that can start now
+             * can at every later pick: it moves from `pending` to `now` once. */
+            while (pending.n && ready_at[pending.a[0]] <= free_at[w]) {
+                const int c = heap_pop(&pending);
+                if (pos[c] >= 0) heap_push(&now, c); /* else placed while pending (below) */
             }
-            int t = ready[best];
-            ready[best] = ready[--nready];
+            int t;
+            if (now.n) {
+                t = heap_pop(&now);
+            } else { /* none can start yet: the scan, in arrival order */
+                int best = 0;
+                for (int r = 1; r < nready; r++) {
+                    const int c = ready[r], b = ready[best];
+                    if (ready_at[c] < ready_at[b] || (ready_at[c] == ready_at[b] && rank[c] > rank[b])) best = r;
+                }
+                t = ready[best]; /* stays in `pending` until popped there (pos < 0 then) */
+            }
+            const int r = pos[t];
+            ready[r] = ready[--nready], pos[ready[r]] = r, pos[t] = -1;
             double start = free_at[w] > ready_at[t] ? free_at[w] : ready_at[t];
             finish[t] = start + mrt_task_cost_us(p, &p->tasks[t]);
             free_at[w] = finish[t];
+            heap_push(&workers, w);
             p->tasks[t].worker = w;
             p->tasks[t].slot = slots[w]++;
             for (int k = succ_first[t]; k < succ_first[t + 1]; k++) {
                 int s = succ[k];
                 if (finish[t] > ready_at[s]) ready_at[s] = finish[t];
-                if (--missing[s] == 0) ready[nready++] = s;
+                if (--missing[s] == 0) pos[s] = nready, ready[nready++] = s, heap_push(&pending, s);
             }
         }
     }
     free(d.first), free(d.list), free(rank), free(finish), free(ready_at), free(free_at);
-    free(missing), free(slots), free(succ_first), free(succ), free(ready);
+    free(missing), free(slots), free(succ_first), free(succ), free(ready), free(pos), free(pending.a), free(now.a);
+    free(workers.a);
     return st;
 }
 
