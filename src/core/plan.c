@@ -391,13 +391,15 @@ static mrt_status finish_plan(mrt_plan *p, double t0, mrt_plan **out) {
  * queries (GLM-5's D1) with its split halved, and that with the index_logits op's chunk
  * doubled too (up to 512 keys, the longest the cost model was fitted on): each candidate is
  * a whole plan (AUTO's placement included); the one with the lowest cost-model step is taken
- * when that is below 95% of the default plan's. Why these two and that margin (H200, session 23 run 3, all 12 shapes of
- * [E]'s sweep measured for both candidates under both policies): the model put them 5-19%
- * below the default plan at 8 shapes; at the 7 of them beyond 5% they were 3.7-13.6 us faster
- * (M=16 KV=8192 75.1 against 79.5); at M=64 KV=65536 (3.7% below) 16 us slower, where the
- * model also misjudged critical-path. A doubled chunk past 512 keys (KV=65536) was priced
- * 20-25 us low and measured 4-29 us slower. Every candidate is tiled, lowered and placed
- * (auto's two placements); only the one taken is encoded and verified. */
+ * when that is below 95% of the default plan's. Why these two and that margin (H200, session
+ * 23 run 3, all 12 shapes of [E]'s sweep measured for both candidates under both policies):
+ * the model put them 5-19% below the default plan at 8 shapes; at the 7 of them beyond 5%
+ * they were 3.7-13.6 us faster (M=16 KV=8192 75.1 against 79.5); at M=64 KV=65536 (3.7%
+ * below) 16 us slower, where the model also misjudged critical-path. A doubled chunk past
+ * 512 keys (KV=65536) was priced 20-25 us low and measured 4-29 us slower. Every candidate is
+ * tiled, lowered and placed (auto's two placements); only the one taken is encoded and
+ * verified. A candidate that cannot be planned (a split its GEMM's K blocks do not take) is
+ * skipped; its message stays in the context although the build succeeds. */
 #define MRT_TUNE_RATIO 0.95
 #define MRT_TUNE_MAX_CHUNK 512
 

@@ -18,8 +18,9 @@
  * TPG = 128 / heads tokens (wgmma N = 128), K = the 128 dims in four k32 steps. Operands are
  * K-major with the 128-byte swizzle: 16-byte chunk c of row r at chunk c ^ (r & 7).
  *
- * Loop: for each chunk of up to MRT_ILW_GROUPS token groups (all of them at GLM-5's decode
- * shapes: 8 tokens a request, 32 heads): copy their queries, head weights, positions; then
+ * Loop: for each chunk of up to GROUPS token groups (the standalone kernels 2, a request's
+ * 8 tokens at M=16 and 32 heads; the megakernel 8: MRT_MEGA_ILW_GROUPS, mega_op.h): copy
+ * their queries, head weights, positions; then
  * for each pass of 128 keys: wait for its keys, then per group one wgmma chain (4 x
  * m64n128k32) and the epilogue from the accumulator fragment (wgmma_ops.cuh: d[4c + 2i + j]
  * = row 16w + l/4 + 8i, column 8c + 2(l%4) + j): relu, times wI, summed over the token's heads
