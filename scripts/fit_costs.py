@@ -105,9 +105,13 @@ def lstsq(rows, ys):
     return [m[i][n] / m[i][i] for i in range(n)]
 
 
+def terms(tokens, nbytes, flops):
+    """schedule.c's terms: 1, tokens, bytes at an SM's share (us), MFLOP"""
+    return (1.0, tokens, nbytes / SM_BYTES_PER_US, flops * 1e-6)
+
+
 def features(kind, tokens, nbytes, flops):
-    full = (1.0, tokens, nbytes / SM_BYTES_PER_US, flops * 1e-6)
-    return [v for v, use in zip(full, TERMS[kind]) if use]
+    return [v for v, use in zip(terms(tokens, nbytes, flops), TERMS[kind]) if use]
 
 
 def main():
@@ -153,9 +157,7 @@ def main():
             kind = kinds[t.split("[")[0]]
             if kind not in fitted:  # a kind without a fit keeps its measured times
                 return d[t]
-            tokens, nbytes, flops = costs[t][:3]
-            terms = (1.0, tokens, nbytes / SM_BYTES_PER_US, flops * 1e-6)
-            return sum(c * v for c, v in zip(fitted[kind], terms))
+            return sum(c * v for c, v in zip(fitted[kind], terms(*costs[t][:3])))
 
         fit = replay(queues, preds, cost, lambda t: gap_us)
         print("%4d  %13.1f | %17.1f  %12.1f  %15.1f" % (i, span, own, fit, p["estimate_us"]))
