@@ -120,6 +120,7 @@ typedef enum mrt_policy {
                                  model puts its step more than 3% below roundrobin's; roundrobin
                                  when `place` is given (mrt_plan_info.policy: the one taken) */
 } mrt_policy;
+const char *mrt_policy_name(mrt_policy p); /* "roundrobin", "critical-path", "auto" (the CLI's) */
 typedef enum mrt_tiling { MRT_TILING_DEFAULT, MRT_TILING_SEED } mrt_tiling;
 typedef enum mrt_pairing { MRT_PAIRING_AUTO, MRT_PAIRING_WHOLE } mrt_pairing;
 

@@ -301,8 +301,8 @@ static void test_auto_policy(mrt_context *ctx) {
             picked[want]++;
             CHECK(info.policy == pol[want] && same_queues(p[2], p[want]) && info.estimate_us == p[want]->estimate_us,
                   "M=%d KV=%d: auto took %s (estimate %.1f), want %s (roundrobin %.1f, critical-path %.1f)", shapes[i].m,
-                  shapes[i].kv, info.policy == MRT_POLICY_CRITICAL_PATH ? "critical-path" : "roundrobin",
-                  info.estimate_us, want ? "critical-path" : "roundrobin", p[0]->estimate_us, p[1]->estimate_us);
+                  shapes[i].kv, mrt_policy_name(info.policy), info.estimate_us, mrt_policy_name(pol[want]),
+                  p[0]->estimate_us, p[1]->estimate_us);
             CHECK(mrt_plan_get_info(p[0]).policy == MRT_POLICY_ROUNDROBIN &&
                       mrt_plan_get_info(p[1]).policy == MRT_POLICY_CRITICAL_PATH,
                   "M=%d KV=%d: a plan reports another policy than it was given", shapes[i].m, shapes[i].kv);

@@ -279,16 +279,16 @@ static int parse(int argc, char **argv, cli *c) {
  * command prints says which plan it came from (auto: which placement it took). */
 static void print_plan_opts(const cli *c, const mrt_plan *p) {
     const mrt_plan_opts *o = &c->plan;
-    const char *placed = mrt_plan_get_info(p).policy == MRT_POLICY_CRITICAL_PATH ? "critical-path" : "roundrobin";
+    const mrt_plan_info info = mrt_plan_get_info(p);
     printf("plan: %d workers, %s%s, tiling %s, pairing %s%s", o->workers, o->policy == MRT_POLICY_AUTO ? "auto: " : "",
-           placed,
+           mrt_policy_name(info.policy),
            o->tiling == MRT_TILING_SEED ? "seed" : "default", o->pairing == MRT_PAIRING_WHOLE ? "whole" : "auto",
            o->fuse_events ? ", fused events" : "");
     const char *names[] = {"ops", "order", "split", "place", "chunk"},
                *vals[] = {o->ops, o->order, o->split, o->place, o->chunk};
     for (int i = 0; i < 5; i++)
         if (vals[i] && *vals[i]) printf(", --%s %s", names[i], vals[i]);
-    if (*mrt_plan_get_info(p).tuned) printf(", tuned: %s", mrt_plan_get_info(p).tuned);
+    if (*info.tuned) printf(", tuned: %s", info.tuned);
     else if (!o->tune) printf(", --no-tune");
     printf("\n");
 }

@@ -12,6 +12,12 @@ mrt_plan_opts mrt_plan_opts_default(void) {
     return o;
 }
 
+const char *mrt_policy_name(mrt_policy p) {
+    static const char *names[] = {[MRT_POLICY_ROUNDROBIN] = "roundrobin", [MRT_POLICY_CRITICAL_PATH] = "critical-path",
+                                  [MRT_POLICY_AUTO] = "auto"};
+    return (unsigned)p < sizeof names / sizeof names[0] ? names[p] : "unknown policy";
+}
+
 static bool has_seed(const mrt_op *op) {
     return op->p.seed_block_m || op->p.seed_block_n || op->p.seed_split || op->p.seed_chunk;
 }
@@ -355,10 +361,7 @@ static mrt_status build_queues(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
     if ((s = mrt_lower(p))) goto fail;
     double t3 = mrt_now_us();
     if ((s = mrt_schedule(p))) goto fail;
-    double t4 = mrt_now_us();
-    p->phase_us[1] = t3 - t2, p->phase_us[2] = t4 - t3;
-    if ((s = mrt_estimate(p))) goto fail; /* auto and tuning choose by it; else a report */
-    p->phase_us[2] += mrt_now_us() - t4;
+    p->phase_us[1] = t3 - t2, p->phase_us[2] = mrt_now_us() - t3; /* placement with its estimate */
     *out = p;
     return MRT_OK;
 fail:

@@ -82,9 +82,9 @@ static void print_table(const mrt_plan *p, FILE *f, const int *cfirst, const int
                "measured step at M >= 16, 20-25%% low at M=1; for comparing placements)\n", p->estimate_us);
     if (p->opts.policy == MRT_POLICY_AUTO && p->auto_other_us > 0)
         fprintf(f, "placement: auto took %s (estimate %.1f us against %s's %.1f; critical-path is taken below "
-                   "97%% of roundrobin's)\n", p->placed == MRT_POLICY_CRITICAL_PATH ? "critical-path" : "roundrobin",
-                p->estimate_us, p->placed == MRT_POLICY_CRITICAL_PATH ? "roundrobin" : "critical-path",
-                p->auto_other_us);
+                   "%.0f%% of roundrobin's)\n", mrt_policy_name(p->placed), p->estimate_us,
+                mrt_policy_name(p->placed == MRT_POLICY_CRITICAL_PATH ? MRT_POLICY_ROUNDROBIN : MRT_POLICY_CRITICAL_PATH),
+                p->auto_other_us, 100 * MRT_AUTO_RATIO);
     fprintf(f, "build: %.1f us (validate %.0f, tile + lower %.0f, place %.0f, encode %.0f, "
                "verify %.0f)\n", p->build_us, p->phase_us[0], p->phase_us[1], p->phase_us[2], p->phase_us[3],
             p->phase_us[4]);
@@ -113,7 +113,7 @@ static void print_json_queues(const mrt_plan *p, FILE *f) {
 static void print_json(const mrt_plan *p, FILE *f, const int *cfirst, const int *clist) {
     fprintf(f, "{\"tasks\": %d, \"events\": %d, \"queue_shape\": [%d, %d, %d], \"build_us\": %.3f, \"estimate_us\": %.3f,\n"
                " \"policy\": \"%s\",\n", p->n_tasks, p->n_events, p->workers, p->max_len, MRT_INSTR_WORDS, p->build_us,
-            p->estimate_us, p->placed == MRT_POLICY_CRITICAL_PATH ? "critical-path" : "roundrobin");
+            p->estimate_us, mrt_policy_name(p->placed));
     fprintf(f, " \"queue_lengths\": [");
     for (int w = 0; w < p->workers; w++) fprintf(f, "%s%d", w ? ", " : "", p->queue_len[w]);
     fprintf(f, "],");
@@ -123,9 +123,8 @@ static void print_json(const mrt_plan *p, FILE *f, const int *cfirst, const int 
     fprintf(f, "\n \"task_costs\": [");
     for (int t = 0; t < p->n_tasks; t++) {
         const mrt_task *k = &p->tasks[t];
-        const mrt_op_class *oc = mrt_op_class_get(p->g->ops[k->op].kind);
         fprintf(f, "%s[\"%s[%d]\", %d, %.0f, %.0f, %.3f]", t ? ", " : "", p->g->ops[k->op].name, k->index,
-                oc && oc->tokens ? oc->tokens(k->payload) : 1, k->cost, k->flops, mrt_task_cost_us(p, k));
+                mrt_task_tokens(p, k), k->cost, k->flops, mrt_task_cost_us(p, k));
     }
     fprintf(f, "],");
     fprintf(f, "\n \"ops\": [");

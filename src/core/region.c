@@ -45,9 +45,8 @@ static int cover_1d(const mrt_box *boxes, int n, mrt_box target, bool by_cols, m
     }
     bool sorted = true; /* producers' writes mostly come in order: then no sort at all */
     for (int i = 1; i < k && sorted; i++) sorted = v[i - 1].a <= v[i].a;
-    if (sorted) {
-    } else if (k > 64) qsort(v, (size_t)k, sizeof(span), cmp_span);
-    else /* few spans: insertion sort */
+    if (!sorted && k > 64) qsort(v, (size_t)k, sizeof(span), cmp_span);
+    else if (!sorted) /* few spans: insertion sort */
         for (int i = 1; i < k; i++)
             for (int j = i; j > 0 && v[j - 1].a > v[j].a; j--) {
                 span t = v[j];

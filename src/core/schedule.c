@@ -64,14 +64,18 @@ static const mrt_cost_terms mrt_cost[MRT_OPC_COUNT] = {
 };
 #define MRT_SM_BYTES_PER_US (4.3e6 / 132.0)
 
+int mrt_task_tokens(const mrt_plan *p, const mrt_task *k) {
+    const mrt_op_class *oc = mrt_op_class_get(p->g->ops[k->op].kind);
+    return oc && oc->tokens ? oc->tokens(k->payload) : 1;
+}
+
 double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k) {
     const int kind = p->g->ops[k->op].kind;
     const double bytes_us = k->cost / MRT_SM_BYTES_PER_US;
     if (kind < 0 || kind >= MRT_OPC_COUNT) return 0.8 + bytes_us + MRT_COST_GAP_US;
     const mrt_cost_terms *c = &mrt_cost[kind];
-    const mrt_op_class *oc = mrt_op_class_get(kind);
-    const int tokens = oc && oc->tokens ? oc->tokens(k->payload) : 1;
-    return c->fixed + c->per_token * tokens + c->bytes_x * bytes_us + c->per_mflop * k->flops * 1e-6 + MRT_COST_GAP_US;
+    return c->fixed + c->per_token * mrt_task_tokens(p, k) + c->bytes_x * bytes_us + c->per_mflop * k->flops * 1e-6 +
+           MRT_COST_GAP_US;
 }
 
 /* Tasks a task waits for: the publishers of its events (every member of a group). */
@@ -136,7 +140,9 @@ typedef struct cp_heap {
 
 static bool earlier_ready(const cp_heap *h, int x, int y) { return h->at[x] < h->at[y]; }
 /* the worker that frees up first, then the lowest-numbered */
-static bool earlier_free(const cp_heap *h, int x, int y) { return h->at[x] < h->at[y] || (h->at[x] == h->at[y] && x < y); }
+static bool earlier_free(const cp_heap *h, int x, int y) {
+    return h->at[x] < h->at[y] || (h->at[x] == h->at[y] && x < y);
+}
 /* the pick among tasks that can start now: highest rank, then plan order */
 static bool higher_rank(const cp_heap *h, int x, int y) {
     return h->rank[x] > h->rank[y] || (h->rank[x] == h->rank[y] && x < y);
@@ -167,6 +173,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
     mrt_status st = build_deps(p, &d);
     int n = p->n_tasks;
     double *rank = calloc((size_t)n + 1, sizeof(double)), *finish = calloc((size_t)n + 1, sizeof(double));
+    double *cost = malloc(sizeof(double) * (size_t)(n + 1)); /* each task's, computed once */
     double *ready_at = calloc((size_t)n + 1, sizeof(double)), *free_at = calloc((size_t)p->workers, sizeof(double));
     int *missing = calloc((size_t)n + 1, sizeof(int)), *slots = calloc((size_t)p->workers, sizeof(int));
     int *succ_first = calloc((size_t)n + 2, sizeof(int)), *succ = NULL;
@@ -177,7 +184,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
     cp_heap pending = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank, ready_at, earlier_ready};
     cp_heap now = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank, ready_at, higher_rank};
     cp_heap workers = {malloc(sizeof(int) * (size_t)p->workers), 0, NULL, free_at, earlier_free};
-    if (!st && (!rank || !finish || !ready_at || !free_at || !missing || !slots || !succ_first || !ready || !pos ||
+    if (!st && (!rank || !finish || !cost || !ready_at || !free_at || !missing || !slots || !succ_first || !ready || !pos ||
                 !pending.a || !now.a || !workers.a))
         st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
     if (!st) { /* successors (CSR) from the predecessor lists; duplicates are harmless */
@@ -200,7 +207,8 @@ static mrt_status place_critical_path(mrt_plan *p) {
             double best = 0;
             for (int k = succ_first[i]; k < succ_first[i + 1]; k++)
                 if (rank[succ[k]] > best) best = rank[succ[k]];
-            rank[i] = mrt_task_cost_us(p, &p->tasks[i]) + best;
+            cost[i] = mrt_task_cost_us(p, &p->tasks[i]);
+            rank[i] = cost[i] + best;
         }
         for (int i = 0; i < n; i++) {
             missing[i] = d.first[i + 1] - d.first[i];
@@ -236,7 +244,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
             const int r = pos[t];
             ready[r] = ready[--nready], pos[ready[r]] = r, pos[t] = -1;
             double start = free_at[w] > ready_at[t] ? free_at[w] : ready_at[t];
-            finish[t] = start + mrt_task_cost_us(p, &p->tasks[t]);
+            finish[t] = start + cost[t];
             free_at[w] = finish[t];
             heap_push(&workers, w);
             p->tasks[t].worker = w;
@@ -248,7 +256,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
             }
         }
     }
-    free(d.first), free(d.list), free(rank), free(finish), free(ready_at), free(free_at);
+    free(d.first), free(d.list), free(rank), free(finish), free(cost), free(ready_at), free(free_at);
     free(missing), free(slots), free(succ_first), free(succ), free(ready), free(pos), free(pending.a), free(now.a);
     free(workers.a);
     return st;
@@ -322,6 +330,7 @@ static void count_queues(mrt_plan *p) {
     if (p->max_len == 0) p->max_len = 1;
 }
 
+/* A placement by `policy`, its queue lengths and its step under the cost model. */
 static mrt_status place(mrt_plan *p, mrt_policy policy) {
     mrt_status st = MRT_OK;
     memset(p->queue_len, 0, sizeof(int) * (size_t)p->workers); /* roundrobin counts slots in it */
@@ -330,8 +339,9 @@ static mrt_status place(mrt_plan *p, mrt_policy policy) {
     case MRT_POLICY_CRITICAL_PATH: st = place_critical_path(p); break;
     default: return mrt_fail(p->ctx, MRT_ERR_INVALID, "unknown placement policy %d", policy);
     }
-    if (!st) count_queues(p), p->placed = policy;
-    return st;
+    if (st) return st;
+    count_queues(p), p->placed = policy;
+    return mrt_estimate(p);
 }
 
 /* AUTO takes critical-path's queues only where the cost model puts their step more than 3%
@@ -345,9 +355,7 @@ static mrt_status place(mrt_plan *p, mrt_policy policy) {
  * KV=65536 (0.943, 141.7 / 142.1), slower at M=64 KV=8192 (0.973, 151.9 against 141.4) and
  * KV=65536 (0.997, 334.9 against 311.6); the rest estimate alike (ratio 1.0). One miss at
  * that margin: M=16 KV=1024 (0.99) where critical-path was 3.0 us faster. With `place`
- * (roundrobin's option) AUTO is roundrobin. */
-#define MRT_AUTO_RATIO 0.97
-
+ * (roundrobin's option) AUTO is roundrobin. (MRT_AUTO_RATIO, internal.h) */
 static bool any_place(const mrt_plan *p) {
     for (int op = 0; op < MRT_MAX_OPS; op++)
         if (p->place_lo[op] >= 0) return true;
@@ -356,14 +364,12 @@ static bool any_place(const mrt_plan *p) {
 
 static mrt_status place_auto(mrt_plan *p) {
     mrt_status st = place(p, MRT_POLICY_CRITICAL_PATH);
-    if (!st) st = mrt_estimate(p);
     if (st) return st;
     const double cp_us = p->estimate_us;
     int *keep = malloc(sizeof(int) * 2 * (size_t)(p->n_tasks + 1));
     if (!keep) return mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
     for (int i = 0; i < p->n_tasks; i++) keep[2 * i] = p->tasks[i].worker, keep[2 * i + 1] = p->tasks[i].slot;
     st = place(p, MRT_POLICY_ROUNDROBIN);
-    if (!st) st = mrt_estimate(p);
     if (!st && cp_us < MRT_AUTO_RATIO * p->estimate_us) {
         p->auto_other_us = p->estimate_us;
         for (int i = 0; i < p->n_tasks; i++) p->tasks[i].worker = keep[2 * i], p->tasks[i].slot = keep[2 * i + 1];

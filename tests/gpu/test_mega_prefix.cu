@@ -110,7 +110,7 @@ static void one_plan(glm5_config c, glm5_shape s, const mrt_plan_opts &o, const 
 static void one_cfg(glm5_config c, glm5_shape s, mrt_policy policy, int replays) {
     mrt_plan_opts o = mrt_plan_opts_default();
     o.policy = policy;
-    one_plan(c, s, o, policy == MRT_POLICY_ROUNDROBIN ? "roundrobin" : "critical-path", replays);
+    one_plan(c, s, o, mrt_policy_name(policy), replays);
 }
 
 static void one(glm5_shape s, mrt_policy policy, int replays) { one_cfg(glm5_config_glm5(), s, policy, replays); }
