@@ -296,3 +296,22 @@ ab_shapes() {
         for b in $builds; do mega_at "$b" "$b" "$s"; done
     done
 }
+
+# refit_traces DEADLINE [BUILD_DIR]: the cost model's refit data (scripts/fit_costs.py): the 12
+# shapes of [E]'s sweep under roundrobin and critical-path (untuned) and the default plan,
+# each a `plan --json` ($O/plan-TAG-M-KV.json) and a megakernel trace beside it, until the
+# script has run DEADLINE seconds (needs $t0).
+refit_traces() {
+    local deadline=$1 b=${2:-build} opts tag sh
+    for opts in "--policy roundrobin --no-tune" "" "--policy critical-path --no-tune"; do
+        tag=$(echo "${opts:-default}" | tr -d ' -' | sed 's/policy//')
+        for sh in "1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 8192" "16 2 65536" "64 2 1024" "64 2 8192" \
+            "64 2 65536" "128 2 1024" "128 2 8192" "128 2 65536"; do
+            [ $((SECONDS - t0)) -gt "$deadline" ] && break
+            set -- $sh
+            $b/megartp plan glm5-prefix --m $1 --batch $2 --kv $3 $opts --json > "$O/plan-$tag-$1-$3.json"
+            mega_trace $b "$tag-$1-$3" --m $1 --batch $2 --kv $3 $opts > /dev/null
+        done
+    done
+    echo "refit traces: $(ls "$O"/plan-*.json | wc -l)"
+}

@@ -13,15 +13,6 @@ t0=$SECONDS
 build_or_exit build/megartp
 {
 echo "builds $((SECONDS - t0)) s"
-for opts in "--policy roundrobin --no-tune" "--policy critical-path --no-tune" ""; do
-    tag=$(echo "${opts:-default}" | tr -d ' -' | sed 's/policy//')
-    for sh in "1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 8192" "16 2 65536" "64 2 1024" "64 2 8192" \
-        "64 2 65536" "128 2 1024" "128 2 8192" "128 2 65536"; do
-        [ $((SECONDS - t0)) -gt 380 ] && break
-        set -- $sh
-        build/megartp plan glm5-prefix --m $1 --batch $2 --kv $3 $opts --json > "$O/plan-$tag-$1-$3.json"
-        mega_trace build "$tag-$1-$3" --m $1 --batch $2 --kv $3 $opts | tail -1
-    done
-done
+refit_traces 380
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

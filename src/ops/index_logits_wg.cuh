@@ -101,6 +101,54 @@ static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits
     mrt_ilw_keys_copy(mrt_ilw_keys_find(a, b, js, j1, tid), tid, A, ks);
 }
 
+/* A group's logits, from each lane's partial sums s[token][key] (its 8 head columns a token,
+ * keys rows r and r + 8, r = 16 w + lane / 4 of its warpgroup's 64) to the quad's totals, by a
+ * reduce-scatter: lane q of a quad ends with the totals of token tl = q (TPG 4: both keys)
+ * or tl = q % 2 (TPG 2: key q / 2), so every lane stores KEYS logits of one token. The sums
+ * are those of the all-reduce this replaced (own + xor-1 partner's, then + xor-2 partner's:
+ * the same operands in the same order, so the same bytes) in 6 shuffles instead of 16 (TPG
+ * 4; 3 instead of 8 at TPG 2), and the stores need no per-token branch: the all-reduce left
+ * every lane all tokens, and a lane stored its token's in a loop over tokens that diverged
+ * four ways, each way reloading the arguments, the position and the key scales from shared
+ * memory after the previous way's global stores (the compiler cannot tell them apart):
+ * 4.2 us of a 256-key tile's 13.5 at M=16 KV=8192, 29 of 71 at M=128 (H200, session 24
+ * run 1, -DMRT_MEGA_IL_STOP=3 against 0). Lane q's keys: rows r + 8 i (TPG 4), r + 8 (q / 2)
+ * (TPG 2): mrt_ilw_key_row. */
+template <int TPG> struct mrt_ilw_sums {
+    static_assert(TPG == 2 || TPG == 4, "wgmma E1: 32 heads (4 tokens a group) or 64 (2)");
+    static constexpr int KEYS = TPG == 4 ? 2 : 1;
+    float v[KEYS];
+    int tl; /* this lane's token in the group */
+};
+/* the row (of the pass's 128 keys) of lane `lane`'s first logit: its key i is 8 i past it */
+template <int TPG> static __device__ __forceinline__ int mrt_ilw_key_row(int wg, int w, int lane) {
+    return 64 * wg + 16 * w + (lane >> 2) + (TPG == 2 ? 8 * ((lane & 3) >> 1) : 0);
+}
+template <int TPG>
+static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const float (&s)[TPG][2], int quad) {
+    const bool b0 = (quad & 1) != 0, b1 = (quad & 2) != 0;
+    mrt_ilw_sums<TPG> o;
+    if constexpr (TPG == 4) {
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            /* xor 1: keep tokens b0 and b0 + 2, send the other two */
+            const float u0 = (b0 ? s[1][i] : s[0][i]) + __shfl_xor_sync(0xffffffffu, b0 ? s[0][i] : s[1][i], 1);
+            const float u2 = (b0 ? s[3][i] : s[2][i]) + __shfl_xor_sync(0xffffffffu, b0 ? s[2][i] : s[3][i], 1);
+            /* xor 2: keep token b0 + 2 b1 = quad */
+            o.v[i] = (b1 ? u2 : u0) + __shfl_xor_sync(0xffffffffu, b1 ? u0 : u2, 2);
+        }
+        o.tl = quad;
+    } else {
+        float u[2];
+#pragma unroll
+        for (int i = 0; i < 2; i++) /* xor 1: keep token b0 */
+            u[i] = (b0 ? s[1][i] : s[0][i]) + __shfl_xor_sync(0xffffffffu, b0 ? s[0][i] : s[1][i], 1);
+        o.v[0] = (b1 ? u[1] : u[0]) + __shfl_xor_sync(0xffffffffu, b1 ? u[0] : u[1], 2); /* xor 2: keep key b1 */
+        o.tl = quad & 1;
+    }
+    return o;
+}
+
 /* STAGES: key buffers (STAGES - 1 passes copied ahead of the one multiplied; the logits do
  * not depend on it). STOP (timing diagnostics only, index_ops.h variants 6-8; no or wrong
  * output): 1 = the copies and barriers alone, 2 = also the MMAs, without the epilogue, 3 =
@@ -127,6 +175,10 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
     int *pos_s = (int *)(smem + L::POS_OFF);
     const int wg = tid >> 7, w = (tid >> 5) & 3, lane = tid & 31, quad = lane & 3;
     const int t0 = b * a.n, ngroups = min((a.n + TPG - 1) / TPG, g_hi); /* token groups [g_lo, ngroups) */
+    /* in registers: read through `a` after the logits' stores, these would be reloaded */
+    float *const logits = a.logits;
+    const long long kv = a.kv;
+    const int n = a.n, row = mrt_ilw_key_row<TPG>(wg, w, lane); /* this lane's logits: keys row + 8 i */
     const int npass = (j1 - j0 + MRT_ILW_KEYS - 1) / MRT_ILW_KEYS;
 
     for (int g0 = g_lo; g0 < ngroups; g0 += GROUPS) {
@@ -187,6 +239,9 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             }
             const uint32_t a_addr = mrt_smem_u32(A + buf * L::KEY_BYTES + wg * (64 * 128));
             const float *ks = ks_s + buf * MRT_ILW_KEYS;
+            float ksv[mrt_ilw_sums<TPG>::KEYS]; /* the scales of this lane's keys */
+#pragma unroll
+            for (int i = 0; i < mrt_ilw_sums<TPG>::KEYS; i++) ksv[i] = ks[row + 8 * i];
             float sink = 0.0f; /* STOP 3: keeps the math without its stores */
             for (int gi = 0; gi < ng; gi++) {
                 const uint32_t b_addr = mrt_smem_u32(B + gi * L::Q_BYTES);
@@ -216,28 +271,20 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                         s[tl][1] = fmaf(wv, fmaxf(acc[4 * c + 2 + j], 0.0f), s[tl][1]);
                     }
                 }
-#pragma unroll
-                for (int tl = 0; tl < TPG; tl++)
-#pragma unroll
-                    for (int i = 0; i < 2; i++) {
-                        s[tl][i] += __shfl_xor_sync(0xffffffffu, s[tl][i], 1);
-                        s[tl][i] += __shfl_xor_sync(0xffffffffu, s[tl][i], 2);
-                    }
+                const mrt_ilw_sums<TPG> o = mrt_ilw_quad_sums<TPG>(s, quad);
                 if (STOP == 3) {
 #pragma unroll
-                    for (int tl = 0; tl < TPG; tl++) sink += s[tl][0] + s[tl][1];
+                    for (int i = 0; i < o.KEYS; i++) sink += o.v[i];
                     continue;
                 }
+                const int t = (g0 + gi) * TPG + o.tl;
+                if (t < n) {
+                    float *out = logits + (long long)(t0 + t) * kv;
+                    const int pos = pos_s[gi * 16 + o.tl];
 #pragma unroll
-                for (int tl = 0; tl < TPG; tl++) {
-                    const int t = (g0 + gi) * TPG + tl;
-                    if ((tl & 3) != quad || t >= a.n) continue;
-                    float *out = a.logits + (long long)(t0 + t) * a.kv;
-                    const int pos = pos_s[gi * 16 + tl];
-#pragma unroll
-                    for (int i = 0; i < 2; i++) {
-                        const int r = 64 * wg + 16 * w + (lane >> 2) + 8 * i, j = js + r;
-                        if (j < j1) out[j] = j <= pos ? s[tl][i] * ks[r] : -INFINITY;
+                    for (int i = 0; i < o.KEYS; i++) {
+                        const int j = js + row + 8 * i;
+                        if (j < j1) out[j] = j <= pos ? o.v[i] * ksv[i] : -INFINITY;
                     }
                 }
             }
