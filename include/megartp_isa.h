@@ -7,7 +7,7 @@
  *
  * Word layout (version MRT_ISA_VERSION):
  *   [0]      opcode (bits 0..7) | spec id (8..15) | wait count (16..19) |
- *            signal count (20..23) | early waits (24..27) | ABI version (28..31)
+ *            signal count (20..23) | ABI version (24..31)
  *   [1]      operand row (row of the OperandPtrTable, one per op)
  *   [2]      task id (plan-wide; diagnostics and traces name tasks by it)
  *   [3]      reduce group: ticket counter id (bits 0..19) | (members - 1) << 20,
@@ -15,11 +15,6 @@
  *   [4..11]  waits:   MRT_MAX_WAITS   x (event, threshold)
  *   [12..23] signals: MRT_MAX_SIGNALS x (event, increment, publication id)
  *   [24..31] payload: MRT_PAYLOAD_WORDS op-defined words (tile coordinates...)
- *
- * Early waits: the first `early` waits guard everything the task reads from caches (the
- * history an op streams, like weights, e.g. index_logits' keys: the plan puts them first);
- * an executor may load those reads once they are met, before the other waits (the
- * megakernel's E1 tile copies its keys while the queries are still being computed).
  *
  * Thresholds are per step; an executor replaying step number `epoch` (1-based) waits
  * for threshold * epoch, so counters are never reset between replays. */
@@ -34,7 +29,7 @@
 #define MRT_ISA_FN static inline
 #endif
 
-#define MRT_ISA_VERSION 2u
+#define MRT_ISA_VERSION 1u
 #define MRT_INSTR_WORDS 32
 #define MRT_MAX_WAITS 4
 #define MRT_MAX_SIGNALS 4
@@ -74,7 +69,7 @@ typedef struct mrt_signal {
 } mrt_signal;
 
 typedef struct mrt_instr {
-    uint32_t opcode, spec, wait_count, signal_count, early_waits;
+    uint32_t opcode, spec, wait_count, signal_count;
     uint32_t operand_row, task, group;
     mrt_wait waits[MRT_MAX_WAITS];
     mrt_signal signals[MRT_MAX_SIGNALS];
@@ -84,11 +79,11 @@ typedef struct mrt_instr {
 /* Returns 0, or -1 if a field does not fit its bits (nothing is written then). */
 MRT_ISA_FN int mrt_instr_encode(const mrt_instr *in, uint32_t w[MRT_INSTR_WORDS]) {
     if (in->opcode > 0xFFu || in->spec > 0xFFu || in->wait_count > MRT_MAX_WAITS ||
-        in->signal_count > MRT_MAX_SIGNALS || in->early_waits > in->wait_count)
+        in->signal_count > MRT_MAX_SIGNALS)
         return -1;
     for (int i = 0; i < MRT_INSTR_WORDS; i++) w[i] = 0;
     w[0] = in->opcode | (in->spec << 8) | (in->wait_count << 16) | (in->signal_count << 20) |
-           (in->early_waits << 24) | (MRT_ISA_VERSION << 28);
+           (MRT_ISA_VERSION << 24);
     w[1] = in->operand_row;
     w[2] = in->task;
     w[3] = in->group;
@@ -107,14 +102,12 @@ MRT_ISA_FN int mrt_instr_encode(const mrt_instr *in, uint32_t w[MRT_INSTR_WORDS]
 
 /* Returns 0, or -1 for a word of another ABI version or impossible counts. */
 MRT_ISA_FN int mrt_instr_decode(const uint32_t w[MRT_INSTR_WORDS], mrt_instr *out) {
-    if ((w[0] >> 28) != MRT_ISA_VERSION) return -1;
+    if ((w[0] >> 24) != MRT_ISA_VERSION) return -1;
     out->opcode = w[0] & 0xFFu;
     out->spec = (w[0] >> 8) & 0xFFu;
     out->wait_count = (w[0] >> 16) & 0xFu;
     out->signal_count = (w[0] >> 20) & 0xFu;
-    out->early_waits = (w[0] >> 24) & 0xFu;
-    if (out->wait_count > MRT_MAX_WAITS || out->signal_count > MRT_MAX_SIGNALS || out->early_waits > out->wait_count)
-        return -1;
+    if (out->wait_count > MRT_MAX_WAITS || out->signal_count > MRT_MAX_SIGNALS) return -1;
     out->operand_row = w[1];
     out->task = w[2];
     out->group = w[3];

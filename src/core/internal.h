@@ -97,7 +97,6 @@ typedef struct mrt_task {
     int group;          /* reduce group id, -1 if none */
     uint32_t group_pubs; /* bit p set: publication p is done by the group's finalizer */
     int n_wait, n_sig;
-    int n_early; /* wait[0 .. n_early): every wait that guards a read of a cache (megartp_isa.h) */
     mrt_wait wait[MRT_MAX_WAITS];
     mrt_signal sig[MRT_MAX_SIGNALS];
     int worker, slot; /* placement */

@@ -36,7 +36,6 @@ mrt_status mrt_encode(mrt_plan *p) {
         in.opcode = (uint32_t)mrt_op_class_get(op->kind)->opcode;
         in.spec = spec[op->id];
         in.wait_count = (uint32_t)k->n_wait;
-        in.early_waits = (uint32_t)k->n_early;
         in.signal_count = (uint32_t)k->n_sig;
         in.operand_row = (uint32_t)p->op_row[op->id];
         in.task = (uint32_t)i;

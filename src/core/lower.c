@@ -341,22 +341,17 @@ static int find_producers(const mrt_plan *p, int tensor, const mrt_box *box, int
     return k;
 }
 
-/* early: the wait guards a cache read (added before the task's other waits: megartp_isa.h) */
-static mrt_status add_wait(mrt_plan *p, int task, int ev, bool early) {
+static mrt_status add_wait(mrt_plan *p, int task, int ev) {
     mrt_task *k = &p->tasks[task];
     char lbl[48];
     for (int i = 0; i < k->n_wait; i++)
         if ((int)k->wait[i].event == ev) return MRT_OK;
-    if (early && k->n_early != k->n_wait)
-        return mrt_fail(p->ctx, MRT_ERR_INVALID, "plan: task %s: an early wait after a late one",
-                        task_label(p, task, lbl, sizeof lbl));
     if (k->n_wait == MRT_MAX_WAITS)
         return mrt_fail(p->ctx, MRT_ERR_LIMIT, "task %s needs more than %d waits (the ABI's limit)",
                         task_label(p, task, lbl, sizeof lbl), MRT_MAX_WAITS);
     k->wait[k->n_wait].event = (uint32_t)ev;
     k->wait[k->n_wait].threshold = p->events[ev].threshold;
     k->n_wait++;
-    k->n_early += early;
     p->events[ev].n_cons++;
     return MRT_OK;
 }
@@ -410,7 +405,6 @@ static void fuse_events(mrt_plan *p, int *remap) {
 
 typedef struct need {
     int task, ev;
-    bool early; /* guards a read of a cache (its producers' writes: this step's history rows) */
 } need;
 
 static bool subset(const mrt_plan *p, int a, int b) { /* producers of event a within those of b */
@@ -428,44 +422,24 @@ static bool subset(const mrt_plan *p, int a, int b) { /* producers of event a wi
  * block norms, so it waits once, for the 16). Events no task waits for then disappear and
  * the rest are renumbered in creation order. */
 static mrt_status drop_redundant(mrt_plan *p, need *needs, int *n_needs) {
-    need *task_needs = malloc(sizeof(need) * (size_t)(*n_needs + 1)); /* one task's, as they were */
-    if (!task_needs) return mrt_fail(p->ctx, MRT_ERR_NOMEM, "plan: out of memory");
     int k = 0;
     for (int i = 0; i < *n_needs;) {
         int j = i;
         while (j < *n_needs && needs[j].task == needs[i].task) j++;
-        const int n = j - i, k0 = k;
-        memcpy(task_needs, needs + i, sizeof(need) * (size_t)n);
-        const need *tn = task_needs;
-        for (int a = 0; a < n; a++) {
+        for (int a = i; a < j; a++) {
             bool drop = false;
-            for (int b = 0; b < n && !drop; b++) {
-                if (a == b || tn[a].ev == tn[b].ev) {
-                    drop = tn[a].ev == tn[b].ev && b < a; /* a repeat */
+            for (int b = i; b < j && !drop; b++) {
+                if (a == b || needs[a].ev == needs[b].ev) {
+                    drop = needs[a].ev == needs[b].ev && b < a; /* a repeat */
                     continue;
                 }
-                drop = subset(p, tn[a].ev, tn[b].ev) &&
-                       !(subset(p, tn[b].ev, tn[a].ev) && b > a); /* equal sets: keep the first */
+                drop = subset(p, needs[a].ev, needs[b].ev) &&
+                       !(subset(p, needs[b].ev, needs[a].ev) && b > a); /* equal sets: keep the first */
             }
-            if (!drop) needs[k++] = tn[a];
-        }
-        /* A dropped wait that guarded a cache read hands that to the waits covering it:
-         * they become early too (megartp_isa.h), so the cache is loaded after them. */
-        for (int a = 0; a < n; a++) {
-            if (!tn[a].early) continue;
-            bool covered = false;
-            for (int b = k0; b < k; b++)
-                if (needs[b].ev == tn[a].ev || subset(p, tn[a].ev, needs[b].ev)) needs[b].early = covered = true;
-            if (!covered) {
-                const int task = tn[a].task;
-                free(task_needs);
-                return mrt_fail(p->ctx, MRT_ERR_INVALID, "plan: a dropped wait of task %d is covered by none kept",
-                                task);
-            }
+            if (!drop) needs[k++] = needs[a];
         }
         i = j;
     }
-    free(task_needs);
     *n_needs = k;
     int *remap = malloc(sizeof(int) * (size_t)(p->n_events + 1));
     if (!remap) return mrt_fail(p->ctx, MRT_ERR_NOMEM, "plan: out of memory");
@@ -530,7 +504,6 @@ mrt_status mrt_lower(mrt_plan *p) {
                     break;
                 }
                 needs[n_needs].task = c;
-                needs[n_needs].early = p->tensors[rd->tensor].t.role == MRT_ROLE_CACHE;
                 needs[n_needs++].ev = ms->val;
                 continue;
             }
@@ -555,7 +528,6 @@ mrt_status mrt_lower(mrt_plan *p) {
                 break;
             }
             needs[n_needs].task = c;
-            needs[n_needs].early = p->tensors[rd->tensor].t.role == MRT_ROLE_CACHE;
             needs[n_needs++].ev = ev;
         }
     }
@@ -595,11 +567,7 @@ mrt_status mrt_lower(mrt_plan *p) {
                         st = add_signal(p, p->groups[q->group].first_task + m, e, pub);
             }
     }
-    /* the early waits first (a task's waits [0, n_early)), then the rest */
-    for (int pass = 0; pass < 2 && !st; pass++)
-        for (int i = 0; i < n_needs && !st; i++)
-            if (needs[i].early == (pass == 0))
-                st = add_wait(p, needs[i].task, remap ? remap[needs[i].ev] : needs[i].ev, pass == 0);
+    for (int i = 0; i < n_needs && !st; i++) st = add_wait(p, needs[i].task, remap ? remap[needs[i].ev] : needs[i].ev);
     free(remap);
     free(needs);
     free(ids);

@@ -3,9 +3,8 @@
  *   1. every task is in exactly one queue slot, and its instruction is well formed;
  *   2. every wait's threshold equals what its event's producers add up to (exact);
  *   3. race freedom: every region a task reads that another planned op writes is written
- *      only by publication instances that one of the task's waits guarantees have happened
- *      (one of its early waits, for a cache: megartp_isa.h); and no two publications store
- *      into overlapping regions;
+ *      only by publication instances that one of the task's waits guarantees have happened;
+ *      and no two publications store into overlapping regions;
  *   4. deadlock freedom: running the queues in order, with the event semantics, finishes.
  * A rejection names the task and the event (docs/ARCHITECTURE.md, "Verifier"). */
 #include <stdlib.h>
@@ -197,11 +196,9 @@ static int event_of(const vstate *v, int inst) {
 
 static mrt_status check_races(vstate *v) {
     mrt_plan *p = v->p;
-    /* mark[inst] = c: one of task c's waits covers instance inst; early[inst] = c: an early one */
-    int *mark = malloc(sizeof(int) * 2 * (size_t)(p->n_pubs + 1));
+    int *mark = malloc(sizeof(int) * (size_t)(p->n_pubs + 1));
     if (!mark) return mrt_fail(p->ctx, MRT_ERR_NOMEM, "verify: out of memory");
-    int *early = mark + p->n_pubs + 1;
-    for (int i = 0; i < p->n_pubs; i++) mark[i] = early[i] = -1;
+    for (int i = 0; i < p->n_pubs; i++) mark[i] = -1;
     mrt_status st = MRT_OK;
     mrt_memo memo; /* (tensor, box, the task's wait events) already proven */
     if (!mrt_memo_init(&memo, 1024)) {
@@ -216,10 +213,7 @@ static mrt_status check_races(vstate *v) {
         for (uint32_t j = 0; j < in->wait_count && j < 3; j++) w3[j] = (int32_t)in->waits[j].event + 1;
         for (uint32_t j = 0; j < in->wait_count; j++) {
             uint32_t e = in->waits[j].event;
-            for (int i = v->prod_first[e]; i < v->prod_first[e + 1]; i++) {
-                mark[v->prod[i]] = c;
-                if (j < in->early_waits) early[v->prod[i]] = c;
-            }
+            for (int i = v->prod_first[e]; i < v->prod_first[e + 1]; i++) mark[v->prod[i]] = c;
         }
         for (int a = 0; a < k->n_acc && !st; a++) {
             const mrt_access *rd = &mrt_task_acc(p, k)[a];
@@ -227,10 +221,7 @@ static mrt_status check_races(vstate *v) {
             const mrt_plan_tensor *pt = &p->tensors[rd->tensor];
             int prod = pt->t.producer;
             if (prod < 0 || prod == k->op || p->op_row[prod] < 0) continue;
-            const bool cache = pt->t.role == MRT_ROLE_CACHE;
-            /* tensor ids are far below 2^24: a cache read's key also holds the early count */
-            int32_t key[8] = {rd->tensor | (cache ? (int32_t)in->early_waits << 24 : 0), rd->box.r0, rd->box.r1,
-                              rd->box.c0, rd->box.c1, w3[0], w3[1], w3[2]};
+            int32_t key[8] = {rd->tensor, rd->box.r0, rd->box.r1, rd->box.c0, rd->box.c1, w3[0], w3[1], w3[2]};
             bool found;
             mrt_memo_slot *ms = mrt_memo_find(&memo, key, &found);
             if (found && in->wait_count <= 3) continue;
@@ -240,20 +231,13 @@ static mrt_status check_races(vstate *v) {
                 const mrt_write *wr = &p->wr[w];
                 if (!mrt_box_overlap(wr->box, rd->box)) continue;
                 if (ng < 256) got[ng++] = wr->box;
-                if (mark[wr->inst] == c && (!cache || early[wr->inst] == c)) continue;
+                if (mark[wr->inst] == c) continue;
                 /* name the wait on the same producer op that fails to cover it, if any */
                 int near = -1;
                 for (uint32_t j = 0; j < in->wait_count && near < 0; j++)
                     if (p->events[in->waits[j].event].producer_op == prod) near = (int)in->waits[j].event;
                 mrt_box b = wr->box;
-                if (mark[wr->inst] == c)
-                    st = mrt_fail(p->ctx, MRT_ERR_RACE,
-                                  "task %s reads cache %s rows %lld..%lld cols %lld..%lld written by %s, which only a "
-                                  "late wait covers: it may load them before they are written (its first %u waits are "
-                                  "early)",
-                                  task_name(v, c, v->lbl), pt->t.name, (long long)b.r0, (long long)b.r1,
-                                  (long long)b.c0, (long long)b.c1, inst_name(v, wr->inst, v->lbl2), in->early_waits);
-                else if (near >= 0)
+                if (near >= 0)
                     st = mrt_fail(p->ctx, MRT_ERR_RACE,
                                   "task %s reads %s rows %lld..%lld cols %lld..%lld written by %s, but its wait on e%d "
                                   "(%s of %d producers) leaves that region out: a gap in the cover",
@@ -269,7 +253,7 @@ static mrt_status check_races(vstate *v) {
                                   event_of(v, wr->inst));
             }
             mrt_box gap;
-            if (!st && !cache && !mrt_boxes_cover(got, ng, rd->box, &gap))
+            if (!st && pt->t.role != MRT_ROLE_CACHE && !mrt_boxes_cover(got, ng, rd->box, &gap))
                 st = mrt_fail(p->ctx, MRT_ERR_RACE, "task %s reads %s rows %lld..%lld cols %lld..%lld, which no task writes",
                               task_name(v, c, v->lbl), pt->t.name, (long long)gap.r0, (long long)gap.r1,
                               (long long)gap.c0, (long long)gap.c1);

@@ -7,10 +7,8 @@
  *            expected and seen in the host-mapped watchdog buffer and traps; then
  *            fence.acq_rel.gpu (the acquire) and fence.proxy.async.global (TMA reads of
  *            producer data follow). GEMM tiles wait in
- *            their activation loader only, so their weights stream meanwhile; E1's
- *            wgmma tile after copying its keys (its early waits before those: the
- *            producers of the keys it reads, megartp_isa.h); other ops wait before they
- *            start (warp 0, then a CTA barrier).
+ *            their activation loader only, so their weights stream meanwhile; other
+ *            ops wait before they start (thread 0, then a CTA barrier).
  *   run:     A0 rows, GEMM tiles (src/cuda/mega_gemm.cuh), E1 tiles, F1 rows: the device
  *            functions of the standalone kernels.
  *   publish: every writer done (bar.sync), then one thread adds with red.release.gpu;
@@ -163,44 +161,20 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
  * blocks still overlap, session 19), and it is still faster:
  * with the GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body)
  * the step measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
-/* The wgmma tile waits for its events itself (warp 0, then the tile's barrier): its early
- * waits (the producers of the cache rows it reads: the new keys) before its key copies, the
- * rest (the queries' producer) after them, so a tile's keys load while D1 still computes
- * its queries. -DMRT_MEGA_E1_KEYS_FIRST=0: every wait before the first copy, as other ops. */
-#ifndef MRT_MEGA_E1_KEYS_FIRST
-#define MRT_MEGA_E1_KEYS_FIRST 1
-#endif
-struct mrt_mega_il_wait {
-    static constexpr bool KEYS_FIRST = MRT_MEGA_E1_KEYS_FIRST;
-    const mrt_mega_wait &w;
-    __device__ __forceinline__ void keys() const { span(0, KEYS_FIRST ? w.early() : 0); }
-    __device__ __forceinline__ void rest() const {
-        if (w.ph && threadIdx.x == 0) w.ph[MRT_PH_WEIGHTS] = mrt_globaltimer(); /* its keys' copies issued */
-        span(KEYS_FIRST ? w.early() : 0, w.nwait);
-    }
-    __device__ __forceinline__ void span(unsigned w0, unsigned w1) const {
-        if (threadIdx.x < 32) w.waits((int)threadIdx.x, w0, w1);
-        if (w1 > w0) mrt_il_bar(); /* warp 0's acquire, then every thread of the tile reads */
-    }
-};
-static __device__ __forceinline__ bool mrt_mega_il_wg(const mrt_mega_op &o) { return o.il.heads == 32 || o.il.heads == 64; }
 #ifdef MRT_MEGA_INLINE_E1 /* experiment: the wgmma E1 tile inlined in the kernel body */
 static __device__ __forceinline__
 #else
 static __device__ __noinline__
 #endif
-    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem, const mrt_mega_wait &wait) {
+    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_IL_THREADS) return;
-    const mrt_mega_il_wait w = {wait};
     if (o.il.heads == 32)
-        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, w);
+        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(o.il, (int)pl[0], (int)pl[1],
+                                                                                           (int)pl[2], smem, (int)threadIdx.x);
     else
-        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, w);
+        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(o.il, (int)pl[0], (int)pl[1],
+                                                                                           (int)pl[2], smem, (int)threadIdx.x);
 }
-#else
-static __device__ __forceinline__ bool mrt_mega_il_wg(const mrt_mega_op &) { return false; }
 #endif
 
 /* -DMRT_MEGA_TOPK_STOP=N (diagnostic builds, output incomplete): F1 rows return after phase N
@@ -336,12 +310,12 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         if (opcode == MRT_OPC_NOOP) continue;
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_VISIBLE);
         /* GEMM tiles stream their weights first: only their activation loader (and store)
-         * waits, inside the tile (mrt_mega_wait); E1's wgmma tile copies its keys first
-         * (mrt_mega_il_wait); every other op waits here, warp 0 for the CTA. */
+         * waits, inside the tile (mrt_mega_wait); every other op waits here, thread 0 for
+         * the CTA. */
         const bool gemm = opcode == MRT_OPC_GEMM_FP8 || opcode == MRT_OPC_GEMM_BF16 || opcode == MRT_OPC_BMM_BF16;
         unsigned long long *ph = TRACE ? a.stamps + ((size_t)blockIdx.x * a.max_len + slot) * MRT_PH_COUNT : NULL;
         const mrt_mega_wait wait = {a.events, w, epoch, nwait, a.diag, (unsigned)slot, ph};
-        if (!gemm && !(opcode == MRT_OPC_INDEX_LOGITS && mrt_mega_il_wg(op))) {
+        if (!gemm) {
             mrt_mega_stamp<TRACE>(a, slot, MRT_PH_WEIGHTS); /* no weights to prefetch */
             if (threadIdx.x < 32) wait(threadIdx.x);
             __syncthreads(); /* acquire by thread 0, then the barrier: every thread reads after it */
@@ -357,7 +331,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         case MRT_OPC_BMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
         case MRT_OPC_INDEX_LOGITS:
 #ifndef MRT_E1_MMA_SYNC /* the mma.sync tile only as a call: no E1 code inlined in the kernel body */
-            if (mrt_mega_il_wg(o)) mrt_mega_il_tile_wg(o, pl, smem, wait);
+            if (o.il.heads == 32 || o.il.heads == 64) mrt_mega_il_tile_wg(o, pl, smem);
             else mrt_mega_il_tile8(o, pl, smem);
 #else
             if (o.il.heads <= 32) mrt_mega_il_tile<4>(o, pl, smem);

@@ -54,21 +54,16 @@ struct mrt_mega_wait {
     unsigned *diag;
     unsigned slot;
     unsigned long long *ph; /* traced: this instruction's phase stamps, else NULL */
-    __device__ __forceinline__ void operator()(int lane) const { waits(lane, 0, nwait); }
-    /* Waits [w0, w1) of the instruction, by one warp; the last of them (w1 = nwait) stamps
-     * "input ready". */
-    __device__ __forceinline__ void waits(int lane, unsigned w0, unsigned w1) const {
+    __device__ __forceinline__ void operator()(int lane) const {
         /* all events at once: a wait costs its slowest event, not the sum of its events'
          * round trips (H200, session 20 run 2: mega M=16 KV=8192 80.57 / 80.59 -> 79.87 /
          * 79.92 us, M=64 and M=128 faster too, against lane 0 polling them in turn) */
-        if ((unsigned)lane >= w0 && (unsigned)lane < w1) spin((unsigned)lane);
+        if ((unsigned)lane < nwait) spin((unsigned)lane);
         __syncwarp();
-        if (w1 > w0) asm volatile("fence.acq_rel.gpu;\n\tfence.proxy.async.global;" ::: "memory");
-        if (lane == 0 && ph && (threadIdx.x >> 5) <= 1 && w1 == nwait) ph[MRT_PH_INPUT] = mrt_globaltimer();
+        if (nwait) asm volatile("fence.acq_rel.gpu;\n\tfence.proxy.async.global;" ::: "memory");
+        if (lane == 0 && ph && (threadIdx.x >> 5) <= 1) ph[MRT_PH_INPUT] = mrt_globaltimer();
         __syncwarp();
     }
-    /* the instruction's early waits (megartp_isa.h: those guarding its cache reads) */
-    __device__ __forceinline__ unsigned early() const { return (w[0] >> 24) & 0xFu; }
     __device__ __forceinline__ void spin(unsigned j) const {
         const unsigned *ctr = events + (size_t)w[4 + 2 * j] * MRT_MEGA_CTR_STRIDE;
         const unsigned target = w[5 + 2 * j] * epoch;

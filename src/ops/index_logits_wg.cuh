@@ -149,17 +149,6 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
     return o;
 }
 
-/* A tile's waits for its inputs' producers (the megakernel's; the standalone kernels' launch
- * order needs none): keys() before the first key copies, for the producers of the cache
- * rows it reads (its early waits, megartp_isa.h), rest() after them, before the queries,
- * head weights and positions. Both are called by all the tile's threads. KEYS_FIRST: the
- * first group chunk copies every key buffer's pass before rest(). */
-struct mrt_ilw_no_wait {
-    static constexpr bool KEYS_FIRST = false;
-    __device__ __forceinline__ void keys() const {}
-    __device__ __forceinline__ void rest() const {}
-};
-
 /* STAGES: key buffers (STAGES - 1 passes copied ahead of the one multiplied; the logits do
  * not depend on it). STOP (timing diagnostics only, index_ops.h variants 6-8; no or wrong
  * output): 1 = the copies and barriers alone, 2 = also the MMAs, without the epilogue, 3 =
@@ -174,10 +163,9 @@ struct mrt_ilw_no_wait {
  * epilogue with the next group's MMAs needs a second accumulator (1 CTA an SM). */
 /* (STOP's early continues leave loops unreachable: nvcc's warning 128 is silenced here.) */
 #pragma nv_diag_suppress 128
-template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS, class WAIT = mrt_ilw_no_wait>
+template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
-                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff,
-                                                const WAIT &wait = WAIT()) {
+                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff) {
     typedef mrt_ilw_layout<STAGES, GROUPS> L;
     static_assert(TPG * 8 <= 128 && 128 % TPG == 0, "wgmma E1: 128 / TPG heads a token, a multiple of 8");
     constexpr int H = 128 / TPG;
@@ -195,29 +183,6 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
 
     for (int g0 = g_lo; g0 < ngroups; g0 += GROUPS) {
         const int ng = min(GROUPS, ngroups - g0);
-        /* Keys first (the megakernel's first chunk): every buffer's pass of keys is copied
-         * before the wait for the queries' producer, so the block-table lookups and the key
-         * copies (most of a short tile's prologue) run while the queries are computed; the
-         * first pass then waits for all of them with the queries. */
-        const bool kf = WAIT::KEYS_FIRST && g0 == g_lo;
-        int pre = STAGES - 1; /* passes whose keys are copied before the loop */
-        if (g0 == g_lo) wait.keys();
-        if (kf) {
-            /* every pass's block-table lookups in flight at once, then the copies they address:
-             * one round trip before the wait, not one a pass */
-            pre = min(STAGES, npass);
-            mrt_ilw_keys_src src[STAGES];
-#pragma unroll
-            for (int q = 0; q < STAGES; q++)
-                if (q < pre) src[q] = mrt_ilw_keys_find(a, b, j0 + q * MRT_ILW_KEYS, j1, tid);
-#pragma unroll
-            for (int q = 0; q < STAGES; q++)
-                if (q < pre) {
-                    mrt_ilw_keys_copy(src[q], tid, A + q * L::KEY_BYTES, ks_s + q * MRT_ILW_KEYS);
-                    mrt_il_commit();
-                }
-        }
-        if (g0 == g_lo) wait.rest();
         /* Every copy of the chunk's first pass is issued before anything waits: the first
          * key pass's block-table lookups first (in flight meanwhile), then the queries, head
          * weights and positions (cp.async, nothing to wait for), then that pass's keys,
@@ -229,7 +194,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
          * a tile spends up to its first pass's keys (run 1, -DMRT_MEGA_IL_STOP=1) is not
          * these loads' latency (not yet known what). */
         mrt_ilw_keys_src k0 = {};
-        if (!kf && npass > 0) k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
+        if (npass > 0) k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
         /* queries of groups g0 .. g0 + ng: column tl * H + h of group gi = token (g0 + gi) TPG + tl */
         for (int u = tid; u < ng * 128 * 8; u += MRT_IL_THREADS) {
             const int gi = u >> 10, col = (u >> 3) & 127, c = u & 7;
@@ -250,26 +215,22 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
         }
         /* the queries' copies join the first pass's key group, so one wait covers both; one
          * group is committed per pass slot even when empty, so the wait count is constant */
-        if (!kf && npass > 0) mrt_ilw_keys_copy(k0, tid, A, ks_s);
+        if (npass > 0) mrt_ilw_keys_copy(k0, tid, A, ks_s);
         mrt_il_commit();
 #pragma unroll
         for (int q = 1; q < STAGES - 1; q++) {
-            if (!kf && q < npass)
+            if (q < npass)
                 mrt_ilw_keys_issue(a, b, j0 + q * MRT_ILW_KEYS, j1, tid, A + q * L::KEY_BYTES, ks_s + q * MRT_ILW_KEYS);
             mrt_il_commit();
         }
         for (int p = 0; p < npass; p++) {
             const int js = j0 + p * MRT_ILW_KEYS, buf = p % STAGES, nb = (p + STAGES - 1) % STAGES;
             /* buffer nb was last read by pass p - 1, released by its closing barrier */
-            if (p + STAGES - 1 < npass && p + STAGES - 1 >= pre)
+            if (p + STAGES - 1 < npass)
                 mrt_ilw_keys_issue(a, b, js + (STAGES - 1) * MRT_ILW_KEYS, j1, tid, A + nb * L::KEY_BYTES,
                                    ks_s + nb * MRT_ILW_KEYS);
             mrt_il_commit();
-            /* pass p's group landed (one group a pass slot, so the count is constant; keys
-             * first: the queries' group came after the pre-copied passes', so pass 0 waits for
-             * all, and later passes' groups are at the usual distance) */
-            if (kf && p == 0) asm volatile("cp.async.wait_group 0;" ::: "memory");
-            else asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory");
+            asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory"); /* pass p's group landed */
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async / st.shared -> wgmma */
             mrt_il_bar(); /* every thread's copies of this pass (and the queries) landed */
             if (STOP == 1) {
