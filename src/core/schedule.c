@@ -30,37 +30,43 @@ static void place_roundrobin(mrt_plan *p) {
  *   cost = fixed + per_token x tokens + bytes_x x (its bytes at one SM's share of HBM
  *          bandwidth, H200: 4.3 TB/s over 132 SMs) + per_flop x its arithmetic
  *          + MRT_COST_GAP_US (a worker's step from one instruction to the next)
- * per instruction kind, fitted by least squares to the medians of each op's instructions at
- * the 12 shapes of [E]'s sweep (M 1, 16, 64, 128 x KV 1024, 8192, 65536) under both policies
- * (H200, 2026-11-30, session 23 run 1, a595f6d; `megartp trace` JSON). An instruction's time
- * there is published less the later of visible and its inputs' publication, so it holds the
- * weights it streams after its input and its share of the group finalization, not its wait;
- * the gap is the median from a worker's publication to its next instruction visible (0.74-0.77
- * us at M = 1 and 16, 1.18 at M = 128). Median error of the fit 4-10% a kind, worst 40%
- * (B1's 16 tiles). Fed back through the same queues, it puts roundrobin's step at 80.6 /
- * 143.8 / 217.9 us for M = 16 / 64 / 128 at KV=8192 (measured 79.7 / 143.0 / 221.3) and
- * 48-76 at M=1 (measured 63-99: the M=1 instructions wait on more than it models).
- * The model it replaces (fixed costs of session 5 and per-token costs of session 14, bytes at
- * full SM share) put the same step at 109.4 us and ranked a 512-key E1 tile like a 128-key
- * one: critical-path placed KV=65536 M=128 at 695 us against roundrobin's 547 (run 1).
- * Terms a kind does not use are 0: GEMM tiles stream their weights at 2.3x an SM's share
- * (bytes_x 0.44) with ~0.2 us a token of epilogue and finalization; index_logits pays for its
- * arithmetic (0.47 us a MFLOP) and its bytes; top-k for its passes over the logits (a row's
- * two, a slice's one: topk.c). Stale since d11bb1c: the megakernel's E1 tile at M >= 64
- * (8 token groups resident, run 7) takes less than these terms say; refit from a fresh
- * trace sweep (scripts/device-s23b.sh) before trusting M >= 64 estimates of E1. */
-#define MRT_COST_GAP_US 0.75
+ * per instruction kind, fitted by least squares (scripts/fit_costs.py) to the medians of each
+ * op's instructions at the 12 shapes of [E]'s sweep (M 1, 16, 64, 128 x KV 1024, 8192, 65536)
+ * under roundrobin and critical-path (untuned) and the default plan (H200, 2026-11-30,
+ * session 24 run 2, scripts/device-s24b.sh: E1's reduce-scatter epilogue, 775276d's; the
+ * traces ran the keys-first form of E1 reverted after it, whose instruction time from
+ * visible is the same: 11.4 against 11.2 us at M=16 KV=8192). An instruction's time there is
+ * published less the later of visible and its inputs' publication, so it holds the weights
+ * it streams after its input and its share of the group finalization, not its wait; the gap
+ * is the median from a worker's publication to its next instruction visible. Median error
+ * of the fit 3-13% a kind, worst 59% (gemm_fp8: B1's 16 tiles). Fed back through the same
+ * queues it gives the traced spans within 9% at M >= 16 KV <= 8192 (roundrobin M = 16 / 64 /
+ * 128 KV=8192: 78.6 / 134.6 / 199.3 against 78.7 / 131.1 / 203.1), 3-9% low at M >= 64
+ * KV=65536, 13-20% low at M=16 KV=65536 and 15-31% low at M=1.
+ * Session 23's fit (run 1, a595f6d) priced E1 before its 8 resident groups (d11bb1c) and
+ * this epilogue: bytes_x 1.74 and 0.472 us a MFLOP against 1.04 and 0.205 now; its estimate
+ * for roundrobin at M=128 KV=65536 was 540.3 us (traced 404.7 in run 2). With this fit auto
+ * and tuning changed their picks at two shapes (run 4): M=128 KV=8192 195.5 us against 198.6
+ * for the old pick, M=64 KV=65536 233.9 against 218.5 (critical-path with D1 in 2 splits,
+ * 5.4% below roundrobin's estimate: the model's blind spot there, session 23's too); and
+ * critical-path's own queues moved (M=128 KV=1024 177.1 against 186.5, run 3). The model before
+ * it (fixed costs of session 5, per-token costs of session 14) put M=16 KV=8192 at 109.4 us
+ * and ranked a 512-key E1 tile like a 128-key one. Terms a kind does not use are 0: GEMM
+ * tiles stream their weights at ~2.6x an SM's share (bytes_x 0.38) with ~0.2 us a token of
+ * epilogue and finalization; index_logits pays for its arithmetic and its bytes; top-k for
+ * its passes over the logits (a row's two, a slice's one: topk.c). */
+#define MRT_COST_GAP_US 0.90
 typedef struct mrt_cost_terms {
     double fixed, per_token, bytes_x, per_mflop;
 } mrt_cost_terms;
 static const mrt_cost_terms mrt_cost[MRT_OPC_COUNT] = {
     [MRT_OPC_NOOP] = {0.8, 0, 0, 0},
-    [MRT_OPC_ADD_RMSNORM_QUANT] = {8.74, 0, 0, 0},
-    [MRT_OPC_GEMM_FP8] = {7.82, 0.211, 0.437, 0},
-    [MRT_OPC_GEMM_BF16] = {4.46, 0.078, 0, 0},
-    [MRT_OPC_BMM_BF16] = {5.17, 0.096, 0, 0},
-    [MRT_OPC_INDEX_LOGITS] = {5.47, 0, 1.74, 0.472},
-    [MRT_OPC_TOPK] = {4.71, 0, 5.23, 0},
+    [MRT_OPC_ADD_RMSNORM_QUANT] = {8.48, 0, 0, 0},
+    [MRT_OPC_GEMM_FP8] = {7.93, 0.221, 0.383, 0},
+    [MRT_OPC_GEMM_BF16] = {4.28, 0.079, 0, 0},
+    [MRT_OPC_BMM_BF16] = {4.66, 0.108, 0, 0},
+    [MRT_OPC_INDEX_LOGITS] = {6.71, 0, 1.042, 0.205},
+    [MRT_OPC_TOPK] = {4.34, 0, 5.358, 0},
 };
 #define MRT_SM_BYTES_PER_US (4.3e6 / 132.0)
 
