@@ -78,8 +78,9 @@ static void print_table(const mrt_plan *p, FILE *f, const int *cfirst, const int
         if (n) fprintf(f, "  %d x %d", n, len);
     }
     fprintf(f, "  (workers x instructions)\ncost-model step estimate: %.1f us (each instruction's time from its kind, "
-               "tokens, bytes and arithmetic, fitted to the megakernel's trace on the H200: within 10%% of the "
-               "measured step at M >= 16, 20-25%% low at M=1; for comparing placements)\n", p->estimate_us);
+               "tokens, bytes and arithmetic, fitted to the megakernel's trace on the H200: within 9%% of the "
+               "traced step at M >= 16 KV <= 8192, 3-20%% low at KV=65536, 15-31%% low at M=1; for comparing "
+               "placements)\n", p->estimate_us);
     if (p->opts.policy == MRT_POLICY_AUTO && p->auto_other_us > 0)
         fprintf(f, "placement: auto took %s (estimate %.1f us against %s's %.1f; critical-path is taken below "
                    "%.0f%% of roundrobin's)\n", mrt_policy_name(p->placed), p->estimate_us,
