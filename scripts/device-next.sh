@@ -1,24 +1,39 @@
 #!/bin/bash
-# The next session's first device run (written 2026-11-30, end of session 20): where F1's row
-# and E1's tile spend their time in the step, line by line. Session 20 (bench/RESULTS.md)
-# split F1's 11 us a row (M=16 KV=8192) into pass 0 3.55, the digit search 0.6, pass 1 3.4,
-# the list 1.25 and the emit 2.15 us, and E1's 7.1 us into its loads 3.4-3.6, wgmmas 0.35,
-# head sums 2.0 and stores 1.4; four keys a round in F1's pass 1 and two round trips in E1's
-# prologue each gained far less than their latency chains promised, so neither phase is the
-# chain it looked like. Nsight Compute's SASS stall samples of the default build's step at the
-# finest sampling interval (falling back to ncu's default when refused), by function and file
-# and, for topk.cuh and index_logits_wg.cuh, by source line (scripts/stalls_by_file.py).
+# The next session's first device run (written 2026-12-01, end of session 24; the session-20
+# script this file held is in git history). Three questions docs/MEGAKERNEL.md session 24
+# leaves, each a trace:
+# 1. Where critical-path with D1 in 2 splits loses at M=64 KV=65536 (the refitted model's
+#    pick, estimated 198.8 us, measured 233.9 against roundrobin untuned's 218.5): the
+#    default plan, roundrobin untuned and critical-path untuned traced there (per-op done
+#    times and the critical path), and each plan's JSON for scripts/fit_costs.py.
+# 2. D1's finalization by phase where 2 splits cost most (a D1 task 53 us at M=128 KV=8192
+#    against 33 in 4 splits): -DMRT_MEGA_FIN_PROBE (a member's finalization split into the
+#    ticket and the wait for its group, the claim and one job, the rest), the default plan
+#    and --split D1=4 at M = 64 and 128.
+# 3. The same at the target shape, M=16 KV=8192 (D1's finalization 8.2 us on the chain).
 # Run: timeout 400 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
+build_variant fprobe -DMRT_MEGA_FIN_PROBE megartp &
 build_or_exit build/megartp
-echo "build $((SECONDS - t0)) s"
+wait
 {
-mega_sass
-K=mrt_mega_kernelILb0ELi16
-export STALL_FILES="topk.cuh index_logits_wg.cuh"
-NCU_ARGS="--sampling-interval 0" ncu_stalls step $K 0
-grep -q "Report:" "$O/ncu-step.log" || ncu_stalls step $K 0
-mega_sass_keep $K
+echo "builds $((SECONDS - t0)) s"
+for opts in "" "--policy roundrobin --no-tune" "--policy critical-path --no-tune"; do
+    tag=$(echo "${opts:-default}" | tr -d ' -' | sed 's/policy//')
+    build/megartp plan glm5-prefix --m 64 --batch 2 --kv 65536 $opts --json > "$O/plan-$tag-64-65536.json"
+    mega_trace build "$tag-64-65536" --m 64 --batch 2 --kv 65536 $opts | grep -E "^  [A-F][0-9] |critical"
+done
+for sh in "16 2 8192" "64 2 8192" "128 2 8192"; do
+    set -- $sh
+    for sp in "" "--split D1=4"; do
+        l="fprobe-$1-$3$(echo "$sp" | tr -d ' -')"
+        timeout 30 build-fprobe/megartp trace glm5-prefix --backend mega --m $1 --batch $2 --kv $3 $sp \
+            -o "$O/trace-$l.json" > "$O/trace-$l.txt" 2>&1
+        echo "$l rc=$? $(grep -o 'span [0-9.]* us' "$O/trace-$l.txt")"
+        python3 scripts/trace_phases.py "$O/trace-$l.json" "compute done" "weights issued" visible published |
+            grep -E "tasks|^B0|^D1"
+    done
+done
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
