@@ -14,10 +14,8 @@ build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/tes
 wait
 {
 echo "builds $((SECONDS - t0)) s"
-timeout 120 build/tests/gpu/test_index_ops --quick > "$O/test_index_ops.log" 2>&1
-echo "test_index_ops --quick rc=$? $(tail -1 "$O/test_index_ops.log")"; grep -E "FAIL" "$O/test_index_ops.log" | head -5
-timeout 240 build/tests/gpu/test_mega_prefix > "$O/test_mega_prefix.log" 2>&1
-echo "test_mega_prefix rc=$? $(tail -1 "$O/test_mega_prefix.log")"; grep -E "FAIL" "$O/test_mega_prefix.log" | head -5
+gpu_tests 120 "test_index_ops --quick"
+gpu_tests 240 "test_mega_prefix"
 echo "t=$((SECONDS - t0)) s"
 for sh in "16 2 8192" "1 1 65536" "16 2 65536" "64 2 65536" "1 1 8192" "64 2 8192" "128 2 65536" "1 1 1024" \
     "16 2 1024" "64 2 1024" "128 2 1024" "128 2 8192"; do

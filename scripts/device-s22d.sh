@@ -9,10 +9,8 @@ t0=$SECONDS
 build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_index_ops
 {
 echo "builds $((SECONDS - t0)) s"
-timeout 120 build/tests/gpu/test_index_ops --quick > "$O/test_index_ops.log" 2>&1
-echo "test_index_ops --quick rc=$? $(tail -1 "$O/test_index_ops.log")"; grep -E "FAIL" "$O/test_index_ops.log" | head -5
-timeout 240 build/tests/gpu/test_mega_prefix > "$O/test_mega_prefix.log" 2>&1
-echo "test_mega_prefix rc=$? $(tail -1 "$O/test_mega_prefix.log")"; grep -E "FAIL" "$O/test_mega_prefix.log" | head -5
+gpu_tests 120 "test_index_ops --quick"
+gpu_tests 240 "test_mega_prefix"
 echo "t=$((SECONDS - t0)) s"
 for sh in "1 1 65536" "16 2 65536" "64 2 65536" "128 2 65536"; do
     for p in 1 4 8 16; do mega_at build F1=$p "$sh" --split F1=$p; done

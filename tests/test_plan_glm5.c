@@ -268,6 +268,11 @@ static void test_estimates(mrt_context *ctx) {
     }
 }
 
+/* [E]'s sweep: M 1, 16, 64, 128 x KV 1024, 8192, 65536 */
+static const glm5_shape sweep_shapes[] = {{1, 1, 1024},   {1, 1, 8192},   {1, 1, 65536},  {16, 2, 1024},
+                                          {16, 2, 8192},  {16, 2, 65536}, {64, 2, 1024},  {64, 2, 8192},
+                                          {64, 2, 65536}, {128, 2, 1024}, {128, 2, 8192}, {128, 2, 65536}};
+
 /* The same queues, task by task. */
 static bool same_queues(const mrt_plan *a, const mrt_plan *b) {
     if (a->n_tasks != b->n_tasks || a->max_len != b->max_len) return false;
@@ -282,30 +287,27 @@ static bool same_queues(const mrt_plan *a, const mrt_plan *b) {
  * rule is not being tested); roundrobin when --place is given. */
 static void test_auto_policy(mrt_context *ctx) {
     glm5_config c = glm5_config_glm5();
-    const glm5_shape shapes[] = {{1, 1, 1024},  {1, 1, 8192},  {1, 1, 65536},  {16, 2, 1024},
-                                 {16, 2, 8192}, {16, 2, 65536}, {64, 2, 1024},  {64, 2, 8192},
-                                 {64, 2, 65536}, {128, 2, 1024}, {128, 2, 8192}, {128, 2, 65536}};
     int picked[2] = {0, 0};
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    for (size_t i = 0; i < sizeof sweep_shapes / sizeof sweep_shapes[0]; i++) {
         mrt_plan *p[3] = {NULL, NULL, NULL};
         mrt_graph *g[3] = {NULL, NULL, NULL};
         const mrt_policy pol[3] = {MRT_POLICY_ROUNDROBIN, MRT_POLICY_CRITICAL_PATH, MRT_POLICY_AUTO};
         for (int k = 0; k < 3; k++) {
             mrt_plan_opts o = mrt_plan_opts_default();
             o.policy = pol[k], o.tune = 0; /* the placement alone (tuning: test_tuning) */
-            p[k] = build(ctx, &c, shapes[i], o, &g[k]);
+            p[k] = build(ctx, &c, sweep_shapes[i], o, &g[k]);
         }
         if (p[0] && p[1] && p[2]) {
             const int want = p[1]->estimate_us < 0.97 * p[0]->estimate_us;
             const mrt_plan_info info = mrt_plan_get_info(p[2]);
             picked[want]++;
             CHECK(info.policy == pol[want] && same_queues(p[2], p[want]) && info.estimate_us == p[want]->estimate_us,
-                  "M=%d KV=%d: auto took %s (estimate %.1f), want %s (roundrobin %.1f, critical-path %.1f)", shapes[i].m,
-                  shapes[i].kv, mrt_policy_name(info.policy), info.estimate_us, mrt_policy_name(pol[want]),
-                  p[0]->estimate_us, p[1]->estimate_us);
+                  "M=%d KV=%d: auto took %s (estimate %.1f), want %s (roundrobin %.1f, critical-path %.1f)",
+                  sweep_shapes[i].m, sweep_shapes[i].kv, mrt_policy_name(info.policy), info.estimate_us,
+                  mrt_policy_name(pol[want]), p[0]->estimate_us, p[1]->estimate_us);
             CHECK(mrt_plan_get_info(p[0]).policy == MRT_POLICY_ROUNDROBIN &&
                       mrt_plan_get_info(p[1]).policy == MRT_POLICY_CRITICAL_PATH,
-                  "M=%d KV=%d: a plan reports another policy than it was given", shapes[i].m, shapes[i].kv);
+                  "M=%d KV=%d: a plan reports another policy than it was given", sweep_shapes[i].m, sweep_shapes[i].kv);
         }
         for (int k = 0; k < 3; k++) mrt_plan_free(p[k]), mrt_graph_free(g[k]);
     }
@@ -334,28 +336,25 @@ static void test_auto_policy(mrt_context *ctx) {
  * tune = 0, plans once. */
 static void test_tuning(mrt_context *ctx) {
     glm5_config c = glm5_config_glm5();
-    const glm5_shape shapes[] = {{1, 1, 1024},  {1, 1, 8192},  {1, 1, 65536},  {16, 2, 1024},
-                                 {16, 2, 8192}, {16, 2, 65536}, {64, 2, 1024},  {64, 2, 8192},
-                                 {64, 2, 65536}, {128, 2, 1024}, {128, 2, 8192}, {128, 2, 65536}};
     int tuned = 0, kept = 0;
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    for (size_t i = 0; i < sizeof sweep_shapes / sizeof sweep_shapes[0]; i++) {
         mrt_plan *p[4] = {NULL, NULL, NULL, NULL};
         mrt_graph *g[4] = {NULL, NULL, NULL, NULL};
         char split[32], chunk[32];
         mrt_plan_opts o = mrt_plan_opts_default();
         o.tune = 0;
-        p[0] = build(ctx, &c, shapes[i], o, &g[0]); /* the default tiling */
+        p[0] = build(ctx, &c, sweep_shapes[i], o, &g[0]); /* the default tiling */
         if (!p[0]) continue;
         const mrt_op *d1 = mrt_graph_find_op(g[0], "D1"), *e1 = mrt_graph_find_op(g[0], "E1");
         snprintf(split, sizeof split, "D1=%d", p[0]->cfg[d1->id].split / 2);
         snprintf(chunk, sizeof chunk, "E1=%d", p[0]->cfg[e1->id].chunk * 2);
         o.split = split;
-        p[1] = build(ctx, &c, shapes[i], o, &g[1]);
+        p[1] = build(ctx, &c, sweep_shapes[i], o, &g[1]);
         if (p[0]->cfg[e1->id].chunk * 2 <= 512) {
             o.chunk = chunk;
-            p[2] = build(ctx, &c, shapes[i], o, &g[2]);
+            p[2] = build(ctx, &c, sweep_shapes[i], o, &g[2]);
         }
-        p[3] = build(ctx, &c, shapes[i], mrt_plan_opts_default(), &g[3]);
+        p[3] = build(ctx, &c, sweep_shapes[i], mrt_plan_opts_default(), &g[3]);
         int want = 0;
         for (int k = 1; k < 3; k++)
             if (p[k] && p[k]->estimate_us < 0.95 * p[0]->estimate_us && p[k]->estimate_us < p[want]->estimate_us) want = k;
@@ -366,7 +365,7 @@ static void test_tuning(mrt_context *ctx) {
             if (want) snprintf(says, sizeof says, "--split %s%s%s", split, want == 2 ? " --chunk " : "", want == 2 ? chunk : "");
             CHECK(same && !strcmp(mrt_plan_get_info(p[3]).tuned, says),
                   "M=%d KV=%d: the default plan is not candidate %d (estimates %.1f / %.1f / %.1f, it %.1f, tuned \"%s\")",
-                  shapes[i].m, shapes[i].kv, want, p[0]->estimate_us, p[1] ? p[1]->estimate_us : 0,
+                  sweep_shapes[i].m, sweep_shapes[i].kv, want, p[0]->estimate_us, p[1] ? p[1]->estimate_us : 0,
                   p[2] ? p[2]->estimate_us : 0, p[3]->estimate_us, mrt_plan_get_info(p[3]).tuned);
             if (want) tuned++;
             else kept++;

@@ -399,7 +399,9 @@ static mrt_status finish_plan(mrt_plan *p, double t0, mrt_plan **out) {
  * the model put them 5-19% below the default plan at 8 shapes; at the 7 of them beyond 5%
  * they were 3.7-13.6 us faster (M=16 KV=8192 75.1 against 79.5); at M=64 KV=65536 (3.7%
  * below) 16 us slower, where the model also misjudged critical-path. A doubled chunk past
- * 512 keys (KV=65536) was priced 20-25 us low and measured 4-29 us slower. Every candidate is
+ * 512 keys (KV=65536) was priced 20-25 us low and measured 4-29 us slower. Under session
+ * 24's refitted model D1's split halved is priced 5.4% below there and taken: 233.9 us
+ * against roundrobin untuned's 218.5 (run 4; docs/MEGAKERNEL.md session 24). Every candidate is
  * tiled, lowered and placed (auto's two placements); only the one taken is encoded and
  * verified. A candidate that cannot be planned (a split its GEMM's K blocks do not take) is
  * skipped; its message stays in the context although the build succeeds. */

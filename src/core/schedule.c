@@ -351,7 +351,8 @@ static mrt_status place(mrt_plan *p, mrt_policy policy) {
 }
 
 /* AUTO takes critical-path's queues only where the cost model puts their step more than 3%
- * below roundrobin's: the model's median error is 4-10% an instruction kind, and
+ * below roundrobin's: the model's median error is 3-13% an instruction kind (4-10% in
+ * session 23's fit, the one the figures below were measured under), and
  * critical-path's queues cost more than it sees (at M=16 KV=8192 its D0 tiles 16.2 us against
  * 13.8 under roundrobin, session 23 run 1: the model estimates the two placements alike, the
  * step was 84.6 against 79.5). The 3% is where run 2 (H200, 2026-11-30, the 12 shapes of
