@@ -364,7 +364,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
                 last = t == members * epoch || mrt_mega_group_ready(ticket, members * epoch);
             }
             __syncthreads();
-#ifdef MRT_MEGA_FIN_PROBE /* mega_gemm.cuh */
+#if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1 /* mega_gemm.cuh */
             if (ph && last && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
             if (last) {

@@ -215,17 +215,24 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
 
 /* Scratch of the finalization groups (in the megakernel's dynamic shared memory, used after
  * the tile it finalizes: mega.cu): three groups of 128 threads or twelve of 32
- * (mrt_mega_fin_threads), each with its share: 8 doubles and 8 floats a warp, and a row
- * buffer of 256 floats a 128-thread group or a whole head (128) a one-warp group. */
+ * (mrt_mega_fin_threads), each with its share: 8 doubles and 8 floats a warp, a row buffer
+ * of 256 floats a 128-thread group or a whole head (128) a one-warp group, and the job's
+ * columns summed over the split planes (12 floats a thread: MRT_EPI_MAX_COLS a 128-thread
+ * group, 384 a one-warp group, whose jobs are 128 columns: mrt_mega_fin_threads). */
 #define MRT_MEGA_FIN_MAX_GROUPS 12
 struct mrt_mega_fin_smem {
     double ds[MRT_MEGA_GROUPS * 32];
     float fs[MRT_MEGA_GROUPS * 32];
     float rowbuf[MRT_MEGA_FIN_MAX_GROUPS * 128];
+    __align__(16) float sums[MRT_MEGA_GROUPS * MRT_EPI_MAX_COLS];
     int job[MRT_MEGA_FIN_MAX_GROUPS]; /* the job a group claimed */
+#if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE >= 2
+    unsigned long long *probe; /* group 0's first job: its stamps (mrt_mega_finalize_claimed) */
+#endif
     __device__ __forceinline__ double *dsg(const mrt_grp &g, int gi) { return ds + gi * (g.n / 4); }
     __device__ __forceinline__ float *fsg(const mrt_grp &g, int gi) { return fs + gi * (g.n / 4); }
     __device__ __forceinline__ float *rowg(const mrt_grp &g, int gi) { return rowbuf + gi * (g.n < 64 ? 128 : 2 * g.n); }
+    __device__ __forceinline__ float *sumg(const mrt_grp &g, int gi) { return sums + gi * (g.n * MRT_EPI_MAX_COLS / 128); }
 };
 
 /* Threads in a finalization group: 128 (one column a thread), or one warp for QKV_A's q units
@@ -271,11 +278,30 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
 }
 
 /* One job, by a group of mrt_mega_fin_threads threads: its columns summed over the split planes in split
- * order (0 + p0 + p1 ..., mrt_gemm_store's order) into o.reduced, then the op's epilogue on
- * them, as src/ops/gemm_fp8.c's cpu_final does. Ends with the group's barrier. */
+ * order (0 + p0 + p1 ..., mrt_gemm_store's order) into the group's shared memory, then the
+ * op's epilogue on them, as src/ops/gemm_fp8.c's cpu_final does. Ends with the group's
+ * barrier. */
 /* Inlined into the kernel body (308 bytes of spill a thread at TN 16 there). As a call, with
  * A0's row one too (body spill 64 bytes), the step was slower: 99.2-100.7 us against 95.0-95.1
  * (H200, session 13 run 2). */
+#if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE >= 2
+#define MRT_MEGA_JOB_STAMP(k)                                                                                         \
+    do {                                                                                                              \
+        if (gi == 0 && g.tid == 0 && sm.probe) sm.probe[k] = mrt_globaltimer();                                       \
+    } while (0)
+#else
+#define MRT_MEGA_JOB_STAMP(k) \
+    do {                      \
+    } while (0)
+#endif
+/* -DMRT_MEGA_FIN_PROBE=3: every job runs its epilogue twice (the same values from the same
+ * sums, the same bytes stored twice), "input ready" after the first and "weights issued"
+ * after the second: the second runs on warm instruction caches. */
+#if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 3
+#define MRT_MEGA_JOB_REPS 2
+#else
+#define MRT_MEGA_JOB_REPS 1
+#endif
 static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
                                         mrt_mega_fin_smem &sm, int gi) {
     const mrt_epi_args &e = o.epi;
@@ -292,28 +318,36 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
      * pairs, -1.4 .. +0.4), -1.0 / -1.3 critical-path; D1 computed -> published 8.5 -> 8.0. */
     if (o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(e)) {
         const mrt_epi_iq_loads l = mrt_epi_index_q_load(g, e, row, u.h0 + pc);
-        mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
+        const mrt_epi_row cr = mrt_epi_sum_columns(g, o.part, sm.sumg(g, gi), (long long)e.M * N, o.nsplit, N, row, c0, c1);
         g.sync();
-        mrt_epi_index_q_t<true>(g, e, row, u.h0 + pc, l, sm.fsg(g, gi), sm.rowg(g, gi));
-        g.sync(); /* as below */
+        MRT_MEGA_JOB_STAMP(MRT_PH_VISIBLE);
+        for (int rep = 0; rep < MRT_MEGA_JOB_REPS; rep++) {
+            mrt_epi_index_q_t<true>(g, e, cr, row, u.h0 + pc, l, sm.fsg(g, gi), sm.rowg(g, gi));
+            g.sync(); /* as below */
+            MRT_MEGA_JOB_STAMP(rep ? MRT_PH_WEIGHTS : MRT_PH_INPUT);
+        }
         return;
     }
-    mrt_epi_sum_columns(g, o.part, o.reduced, (long long)e.M * N, o.nsplit, N, row, c0, c1);
+    const mrt_epi_row cr = mrt_epi_sum_columns(g, o.part, sm.sumg(g, gi), (long long)e.M * N, o.nsplit, N, row, c0, c1);
     g.sync();
-    switch (o.epi_kind) {
-    case MRT_EPI_QKV_A:
-        if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, row, c0, sm.dsg(g, gi), sm.fsg(g, gi));
-        else mrt_epi_qkv_a_kv(g, e, row, sm.dsg(g, gi), sm.fsg(g, gi));
-        break;
-    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, e, row, sm.dsg(g, gi), sm.fsg(g, gi), sm.rowg(g, gi)); break;
-    case MRT_EPI_Q_B: {
-        const int h = u.h0 + pc;
-        mrt_epi_q_b(g, e, row, h, c0 - h * u.width, c1 - h * u.width, sm.rowg(g, gi));
-        break;
+    MRT_MEGA_JOB_STAMP(MRT_PH_VISIBLE);
+    for (int rep = 0; rep < MRT_MEGA_JOB_REPS; rep++) {
+        switch (o.epi_kind) {
+        case MRT_EPI_QKV_A:
+            if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, cr, row, c0, sm.dsg(g, gi), sm.fsg(g, gi));
+            else mrt_epi_qkv_a_kv(g, e, cr, row, sm.dsg(g, gi), sm.fsg(g, gi));
+            break;
+        case MRT_EPI_INDEX_K: mrt_epi_index_k(g, e, cr, row, sm.dsg(g, gi), sm.fsg(g, gi), sm.rowg(g, gi)); break;
+        case MRT_EPI_Q_B: {
+            const int h = u.h0 + pc;
+            mrt_epi_q_b(g, e, cr, row, h, c0 - h * u.width, c1 - h * u.width, sm.rowg(g, gi));
+            break;
+        }
+        default: mrt_epi_index_q(g, e, cr, row, u.h0 + pc, sm.fsg(g, gi), sm.rowg(g, gi)); break;
+        }
+        g.sync(); /* the group's next job writes what this epilogue may still read */
+        MRT_MEGA_JOB_STAMP(rep ? MRT_PH_WEIGHTS : MRT_PH_INPUT);
     }
-    default: mrt_epi_index_q(g, e, row, u.h0 + pc, sm.fsg(g, gi), sm.rowg(g, gi)); break;
-    }
-    g.sync(); /* the group's next job writes what this epilogue may still read */
 }
 
 /* A lone tile's finalization: all of its unit's jobs, three groups of 128 threads side by
@@ -353,7 +387,11 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
  * finished its first job, so computed -> weights -> visible -> published splits a
  * finalization into the ticket and the wait for the group, the claim and one job, and the rest
  * (later jobs, the done counts, the signals). A member whose group 0 got no job keeps the
- * instruction's own "visible" stamp (seen as a negative phase). */
+ * instruction's own "visible" stamp (seen as a negative phase).
+ * -DMRT_MEGA_FIN_PROBE=2: group 0's first job by phase instead: "weights issued" its claim
+ * returned, "visible" its loads landed (the split planes summed into shared memory, the row
+ * inputs), "input ready" its epilogue done (its stores issued). =3: the same, but the
+ * epilogue twice, "weights issued" after the second (mrt_mega_fin_job). */
 static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi
 #ifdef MRT_MEGA_FIN_PROBE
@@ -373,12 +411,16 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
             const int j = mrt_mega_claim(c, u.jobs);
             if (pending) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
             sm.job[gi] = j;
+#if MRT_MEGA_FIN_PROBE >= 2
+            if (gi == 0) sm.probe = ph && !pending && j >= 0 ? ph : nullptr;
+            if (MRT_MEGA_FIN_PROBE == 2 && gi == 0 && sm.probe) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
+#endif
         }
         g.sync();
         const int job = sm.job[gi];
         if (job < 0) break;
         mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
-#ifdef MRT_MEGA_FIN_PROBE
+#if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1
         if (ph && gi == 0 && g.tid == 0 && !pending) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif
         if (g.tid == 0)

@@ -52,9 +52,9 @@ struct mrt_mega_op { /* CUtensorMap members keep it 64-byte aligned (TMA needs t
                              and kb_per_split for the op's longest tile */
     mrt_epi_store out;    /* GEMMs: where tiles write (plane 0) */
     long long plane;      /* elements between the split planes of `out` (0: no planes) */
-    mrt_epi_args epi;     /* gemm_fp8: the finalization; epi.c = the reduced fp32 [M, N] */
+    mrt_epi_args epi;     /* gemm_fp8: the finalization (its jobs sum the partials into shared
+                             memory: epi.c, a reduced [M, N], is not read) */
     const float *part;    /* gemm_fp8: [nsplit][M][N] fp32 partials (= out.out) */
-    float *reduced;       /* gemm_fp8: = epi.c, written by the group's finalizer */
     int tn, nsplit, epi_kind; /* GEMMs: tokens per tile (0: no GEMM), split planes, MRT_EPI_* */
     int fused_q_b;            /* gemm_fp8 Q_B unsplit: its finalization runs in the tile's store (qbf) */
     mrt_epi_q_b_fused qbf;

@@ -89,10 +89,10 @@ extern "C" int mrt_gpu_a0(const uint16_t *h, const uint16_t *res, const uint16_t
     return e ? mrt_gpu_fail(why, n, "a0: launch failed: %s", cudaGetErrorString(e)) : 0;
 }
 
-/* The split planes a GEMM left unsummed (mrt_gpu_epi.part), and its output to sum them into. */
+/* The split planes a GEMM left unsummed (mrt_gpu_epi.part): a unit sums its columns into
+ * shared memory (mrt_epi_sum_columns). */
 struct mrt_epi_split {
     const float *part;
-    float *c;
     int nsplit;
 };
 
@@ -118,24 +118,26 @@ __global__ void __launch_bounds__(256) mrt_epi_kernel(mrt_epi_args a, int epi, m
     __shared__ double ds[32];
     __shared__ float fs[32];
     __shared__ float rowbuf[256];
+    __shared__ __align__(16) float sums[MRT_EPI_MAX_COLS]; /* the unit's columns, summed over the splits */
     mrt_stamp_start_if<TRACE>(ts);
     mrt_pdl_entry<TRACE>(ts);
     int row = blockIdx.x, u = blockIdx.y;
     const mrt_grp g = mrt_grp_cta();
+    mrt_epi_row cr = mrt_epi_row_c(a, row);
     if (sp.part) {
         int c0, c1;
         mrt_epi_unit_cols(a, epi, u, &c0, &c1);
-        mrt_epi_sum_columns(g, sp.part, sp.c, (long long)a.M * a.N, sp.nsplit, a.N, row, c0, c1);
-        __syncthreads(); /* the epilogue reads c */
+        cr = mrt_epi_sum_columns(g, sp.part, sums, (long long)a.M * a.N, sp.nsplit, a.N, row, c0, c1);
+        __syncthreads(); /* the epilogue reads the sums */
     }
     switch (epi) {
     case MRT_EPI_QKV_A:
-        if (u < a.q_lora / 128) mrt_epi_qkv_a_q(g, a, row, u * 128, ds, fs);
-        else mrt_epi_qkv_a_kv(g, a, row, ds, fs);
+        if (u < a.q_lora / 128) mrt_epi_qkv_a_q(g, a, cr, row, u * 128, ds, fs);
+        else mrt_epi_qkv_a_kv(g, a, cr, row, ds, fs);
         break;
-    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, a, row, ds, fs, rowbuf); break;
-    case MRT_EPI_Q_B: mrt_epi_q_b(g, a, row, u, 0, a.nope + a.rope, rowbuf); break;
-    case MRT_EPI_INDEX_Q: mrt_epi_index_q(g, a, row, u, fs, rowbuf); break;
+    case MRT_EPI_INDEX_K: mrt_epi_index_k(g, a, cr, row, ds, fs, rowbuf); break;
+    case MRT_EPI_Q_B: mrt_epi_q_b(g, a, cr, row, u, 0, a.nope + a.rope, rowbuf); break;
+    case MRT_EPI_INDEX_Q: mrt_epi_index_q(g, a, cr, row, u, fs, rowbuf); break;
     }
     mrt_stamp_end_if<TRACE>(ts);
 }
@@ -155,6 +157,8 @@ int mrt_epi_fill(const mrt_gpu_epi *e, mrt_epi_args *out, int *units, int *threa
         a.q_lora = ip[1], a.kv_lora = ip[2], a.rope = ip[3], a.batch = ip[4], a.kv = ip[5], a.block_tokens = ip[6];
         if (a.kv_lora % 128 || a.kv_lora / 128 > 8 || a.rope / 2 > MRT_EPI_THREADS)
             return mrt_gpu_fail(why, n, "epilogue qkv_a: kv_lora %d, rope %d unsupported", a.kv_lora, a.rope);
+        if (a.N - a.q_lora > MRT_EPI_MAX_COLS) /* the kv unit */
+            return mrt_gpu_fail(why, n, "epilogue qkv_a: kv unit of %d columns (at most %d)", a.N - a.q_lora, MRT_EPI_MAX_COLS);
         *units = a.q_lora / 128 + 1;
         break;
     case MRT_EPI_INDEX_K: /* in: x8 sx W sW ln_w ln_b pos block_table rope_cs; out: idx_cache */
@@ -170,6 +174,8 @@ int mrt_epi_fill(const mrt_gpu_epi *e, mrt_epi_args *out, int *units, int *threa
         a.heads = ip[1], a.nope = ip[2], a.rope = ip[3];
         a.qmla = e->qmla, a.qmla_width = e->qmla_width, a.qmla_rope_at = e->qmla_rope_at;
         if (a.rope > 256 || !a.qmla) return mrt_gpu_fail(why, n, "epilogue q_b: rope %d or no query buffer", a.rope);
+        if (a.nope + a.rope > MRT_EPI_MAX_COLS)
+            return mrt_gpu_fail(why, n, "epilogue q_b: head width %d (at most %d)", a.nope + a.rope, MRT_EPI_MAX_COLS);
         *units = a.heads, *threads = 256;
         break;
     case MRT_EPI_INDEX_Q: /* in: qr8 sqr W sW ssq gate pos rope_cs; out: q8i wI */
@@ -193,7 +199,7 @@ extern "C" int mrt_gpu_epilogue(const mrt_gpu_epi *e, void *stream, int pdl, cha
         return mrt_gpu_fail(why, n, "epilogue: %d split planes of width %d (need >= 1, a multiple of 4)", e->nsplit, e->N);
     dim3 grid(e->M, units);
     int epi = e->epi;
-    mrt_epi_split sp = {e->part, e->c, e->nsplit};
+    mrt_epi_split sp = {e->part, e->nsplit};
     mrt_cta_stamp *ts = mrt_gpu_stamps_take((int)(grid.x * grid.y), "epilogue");
     void *args[4] = {&a, &epi, &sp, &ts};
     const void *fn = ts ? (const void *)mrt_epi_kernel<true> : (const void *)mrt_epi_kernel<false>;

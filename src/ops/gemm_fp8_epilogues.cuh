@@ -16,23 +16,6 @@
 
 #define MRT_EPI_THREADS 128
 
-/* Columns [c0, c1) of row `row` of the GEMM output c [M, N]: its nsplit partial planes
- * (`plane` floats apart, [split][M][N]) summed in split order into c, 4 columns a thread-step
- * (c0, c1 multiples of 4). The caller's group barrier must follow before the epilogue reads c.
- * Used where a GEMM left its planes unsummed: the standalone finalization kernel and the
- * megakernel's group finalization. */
-static __device__ __forceinline__ void mrt_epi_sum_columns(const mrt_grp &g, const float *part, float *c,
-                                                           long long plane, int nsplit, int N, int row, int c0,
-                                                           int c1) {
-    for (int n = c0 + 4 * g.tid; n < c1; n += 4 * g.n) {
-        const float *src = part + (long long)row * N + n;
-        float4 v[1];
-        if (nsplit > 1) mrt_sum_splits<1>(src, plane, nsplit, v);
-        else v[0] = __ldcg((const float4 *)src);
-        *(float4 *)(c + (long long)row * N + n) = v[0];
-    }
-}
-
 static __device__ __forceinline__ float mrt_grp_max(const mrt_grp &g, float v, float *scratch) {
     for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
     int warp = g.tid >> 5, lane = g.tid & 31, nw = g.n >> 5;
@@ -114,6 +97,49 @@ struct mrt_epi_args {
     float *wI;
 };
 
+/* The widest unit of columns an epilogue reads (QKV_A's kv unit: kv_lora + rope; Q_B's head:
+ * nope + rope): the size of the shared-memory row a split GEMM's planes are summed into
+ * (mrt_epi_fill refuses wider units). */
+#define MRT_EPI_MAX_COLS 1536
+
+/* An epilogue's view of its row of the reduced GEMM output: column col at v[col - col0].
+ * Either the GEMM's output c itself (mrt_epi_row_c: an unsplit GEMM reduced it in its tiles)
+ * or the unit's columns summed from the split planes into shared memory by the group that
+ * then runs the epilogue (mrt_epi_sum_columns), so it does not read back from global memory
+ * what it has just written there (one dependent round trip less a finalization job, and no
+ * reduced buffer written). Measured in the megakernel (H200, session 25 runs 3-4, A B
+ * against the round trip through global memory): level at M <= 16 (M=16 KV=8192 71.5-71.7
+ * us both), M=64 KV=1024 104.3 against 105.4, M=128 KV=1024 173.3 against 179.1, KV=8192
+ * 191.9 against 195.3. */
+struct mrt_epi_row {
+    const float *v;
+    int col0;
+};
+static __device__ __forceinline__ mrt_epi_row mrt_epi_row_c(const mrt_epi_args &a, int row) {
+    return mrt_epi_row{a.c + (size_t)row * a.N, 0};
+}
+static __device__ __forceinline__ float mrt_epi_at(const mrt_epi_row &r, int col) { return r.v[col - r.col0]; }
+
+/* Columns [c0, c1) of row `row`: the nsplit partial planes (`plane` floats apart,
+ * [split][M][N]) summed in split order into dst[0 .. c1 - c0) (shared memory, 16-byte
+ * aligned), 4 columns a thread-step (c0, c1 multiples of 4); the epilogue then reads them as
+ * mrt_epi_row{dst, c0}. The caller's group barrier must follow before it does. Used where a
+ * GEMM left its planes unsummed: the standalone finalization kernel and the megakernel's
+ * group finalization. */
+static __device__ __forceinline__ mrt_epi_row mrt_epi_sum_columns(const mrt_grp &g, const float *part, float *dst,
+                                                                  long long plane, int nsplit, int N, int row, int c0,
+                                                                  int c1) {
+    for (int n = c0 + 4 * g.tid; n < c1; n += 4 * g.n) {
+        const float *src = part + (long long)row * N + n;
+        float4 v[1];
+        if (nsplit > 1) mrt_sum_splits<1>(src, plane, nsplit, v);
+        else v[0] = __ldcg((const float4 *)src);
+        *(float4 *)(dst + (n - c0)) = v[0];
+    }
+    return mrt_epi_row{dst, c0};
+}
+
+
 /* The epilogues read their row's inputs (cache slot, RoPE cos/sin, gate partials) first:
  * those are chains of dependent global loads (pos -> block_table, pos -> rope_cs) that then
  * overlap the reductions instead of following them (a barrier keeps the compiler from
@@ -138,15 +164,15 @@ static __device__ __forceinline__ void mrt_cache_slot_dev(const mrt_epi_args &a,
  * K = 128 / g.n columns a thread (c0 + tid + k * g.n); the sum of squares in the order of 128
  * threads whatever K (mrt_grp_sum_f64_k), the block's amax a max: the same bits at any K. */
 template <int K>
-static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a, int row, int c0, double *dscratch,
-                                         float *fscratch) {
+static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row,
+                                         int c0, double *dscratch, float *fscratch) {
     const int i = g.tid;
     float y[K], amax = 0;
     double sq[K];
 #pragma unroll
     for (int k = 0; k < K; k++) {
         const int col = c0 + i + k * g.n;
-        const float q = mrt_round_bf16(a.c[(size_t)row * a.N + col]);
+        const float q = mrt_round_bf16(mrt_epi_at(cr, col));
         y[k] = __fmul_rn(mrt_bf16_to_f32(a.w_qn[col]), q);
         sq[k] = (double)q * (double)q;
         amax = k ? fmaxf(amax, fabsf(y[k])) : fabsf(y[k]);
@@ -160,16 +186,17 @@ static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a
         a.ssq_out[row * (a.q_lora / 128) + c0 / 128] = (float)ss;
     }
 }
-static __device__ void mrt_epi_qkv_a_q(const mrt_grp &g, const mrt_epi_args &a, int row, int c0, double *dscratch,
-                                       float *fscratch) {
-    if (g.n == 32) return mrt_epi_qkv_a_q_k<4>(g, a, row, c0, dscratch, fscratch); /* the megakernel's one-warp groups */
-    mrt_epi_qkv_a_q_k<1>(g, a, row, c0, dscratch, fscratch); /* 128 threads, one column each */
+static __device__ void mrt_epi_qkv_a_q(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row, int c0,
+                                       double *dscratch, float *fscratch) {
+    if (g.n == 32) return mrt_epi_qkv_a_q_k<4>(g, a, cr, row, c0, dscratch, fscratch); /* the megakernel's one-warp groups */
+    mrt_epi_qkv_a_q_k<1>(g, a, cr, row, c0, dscratch, fscratch); /* 128 threads, one column each */
 }
 
 /* QKV_A, kv unit: RMSNorm of kv_c, 1x128 quantization, RoPE of k_pe, the fp8_ds_mla entry. */
-static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a, int row, double *dscratch, float *fscratch) {
+static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row,
+                                        double *dscratch, float *fscratch) {
     const int kvl = a.kv_lora, per = kvl / MRT_EPI_THREADS; /* kv_lora = 512: 4 each */
-    const float *c = a.c + (size_t)row * a.N + a.q_lora;
+    const int c = a.q_lora; /* kv_c's first column */
     int64_t blk;
     int off;
     mrt_cache_slot_dev(a, row, &blk, &off);
@@ -178,7 +205,7 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
     float v[8];
     double ss = 0;
     for (int j = 0; j < per; j++) {
-        v[j] = mrt_round_bf16(c[g.tid * per + j]);
+        v[j] = mrt_round_bf16(mrt_epi_at(cr, c + g.tid * per + j));
         ss += (double)v[j] * (double)v[j];
     }
     float rs = mrt_rms_factor(mrt_grp_sum_f64(g, ss, dscratch), kvl, a.eps);
@@ -197,7 +224,7 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
     if ((g.tid * per) % 128 == 0) memcpy(e + kvl + 4 * ((g.tid * per) / 128), &s, 4);
     if (g.tid < a.rope / 2) {
         int i = g.tid;
-        float x = mrt_round_bf16(c[kvl + 2 * i]), y = mrt_round_bf16(c[kvl + 2 * i + 1]);
+        float x = mrt_round_bf16(mrt_epi_at(cr, c + kvl + 2 * i)), y = mrt_round_bf16(mrt_epi_at(cr, c + kvl + 2 * i + 1));
         mrt_rope_pair_rn(&x, &y, rc, rsn);
         uint16_t hx = mrt_f32_to_bf16(x), hy = mrt_f32_to_bf16(y);
         memcpy(e + kvl + kvl / 32 + 4 * i, &hx, 2);
@@ -208,15 +235,15 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
 
 /* INDEX_K: LayerNorm (fp64 statistics), RoPE on the first 64, power-of-two quantization,
  * the indexer cache entry. 128 threads, one column each. */
-static __device__ void mrt_epi_index_k(const mrt_grp &g, const mrt_epi_args &a, int row, double *dscratch, float *fscratch,
-                                       float *rowbuf) {
+static __device__ void mrt_epi_index_k(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row,
+                                       double *dscratch, float *fscratch, float *rowbuf) {
     int i = g.tid;
     int64_t blk;
     int off;
     mrt_cache_slot_dev(a, row, &blk, &off);
     float rc = 0, rsn = 0;
     if (i < 32) mrt_rope_cs_dev(a, row, 64, i, &rc, &rsn);
-    float k = mrt_round_bf16(a.c[(size_t)row * a.N + i]);
+    float k = mrt_round_bf16(mrt_epi_at(cr, i));
     double mean = mrt_grp_sum_f64(g, (double)k, dscratch) / 128.0;
     double d = (double)k - mean;
     double var = mrt_grp_sum_f64(g, d * d, dscratch) / 128.0;
@@ -244,14 +271,14 @@ static __device__ __forceinline__ float mrt_q_b_fold(float c, float r) { return 
  * q_nope, rope the rope part into the FlashMLA query (the piece holding the head's rope
  * columns holds all of them: the megakernel's finalizer checks this of its tiles). The
  * standalone kernel passes the whole head. */
-static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, int row, int h, int c0, int c1,
-                                   float *rowbuf) {
+static __device__ void mrt_epi_q_b(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row, int h,
+                                   int c0, int c1, float *rowbuf) {
     int width = a.nope + a.rope, i = g.tid;
     float rc = 0, rsn = 0;
     if (c1 > a.nope && i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
     float r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
     for (int d = c0 + i; d < c1; d += g.n) {
-        float q = mrt_q_b_fold(a.c[(size_t)row * a.N + h * width + d], r);
+        float q = mrt_q_b_fold(mrt_epi_at(cr, h * width + d), r);
         if (d < a.nope) a.q_nope[((size_t)row * a.heads + h) * a.nope + d] = mrt_f32_to_bf16(q);
         else rowbuf[d - a.nope] = q;
     }
@@ -299,8 +326,9 @@ static __device__ __forceinline__ mrt_epi_iq_loads mrt_epi_index_q_load(const mr
  * max, the rest element-wise (the megakernel runs one-warp groups, the standalone kernel
  * 128). PRE: the row inputs are l's (mrt_epi_index_q_load), else it loads them itself. */
 template <bool PRE>
-static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const mrt_epi_args &a, int row, int h,
-                                                         const mrt_epi_iq_loads &l, float *fscratch, float *rowbuf) {
+static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr,
+                                                         int row, int h, const mrt_epi_iq_loads &l, float *fscratch,
+                                                         float *rowbuf) {
     int i = g.tid;
     float rc = 0, rsn = 0, gs = 0, r;
     if (PRE) {
@@ -316,7 +344,7 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
                                         [](float s, float x) { return __fadd_rn(s, x); });
         r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
     }
-    for (int d = i; d < a.dim; d += g.n) rowbuf[d] = mrt_round_bf16(__fmul_rn(a.c[(size_t)row * a.N + h * a.dim + d], r));
+    for (int d = i; d < a.dim; d += g.n) rowbuf[d] = mrt_round_bf16(__fmul_rn(mrt_epi_at(cr, h * a.dim + d), r));
     g.sync();
     if (i < a.rope / 2) {
         float x = rowbuf[2 * i], y = rowbuf[2 * i + 1];
@@ -334,8 +362,9 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
         a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), c1), c2);
     }
 }
-static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, int row, int h, float *fscratch, float *rowbuf) {
-    mrt_epi_index_q_t<false>(g, a, row, h, mrt_epi_iq_loads{0, 0, 0, 0}, fscratch, rowbuf);
+static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row, int h,
+                                       float *fscratch, float *rowbuf) {
+    mrt_epi_index_q_t<false>(g, a, cr, row, h, mrt_epi_iq_loads{0, 0, 0, 0}, fscratch, rowbuf);
 }
 
 /* Q_B fused into the store of its GEMM (the serial and cmp executors' D0 when the GEMM is not
