@@ -18,6 +18,14 @@ build_or_exit() {
     make -j16 "${@:-all}" > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
 }
 
+# build_old JOBS: old.tar (a git archive of the tree an A B compares against, made before
+# the run) built into /tmp/old/build/megartp with make -jJOBS (log: $O/build-old.log); a
+# failure is reported, not fatal.
+build_old() {
+    mkdir -p /tmp/old && tar -xf old.tar -C /tmp/old
+    (cd /tmp/old && make -j"$1" build/megartp > "$O/build-old.log" 2>&1) || echo "old build FAILED"
+}
+
 # build_variant NAME FLAGS TARGET...: the same tree built with EXTRA_NVCCFLAGS=FLAGS into
 # build-NAME/ (TARGET under it; log: $O/build-NAME.log); a failure is reported, not fatal.
 build_variant() {
@@ -314,4 +322,18 @@ refit_traces() {
         done
     done
     echo "refit traces: $(ls "$O"/plan-*.json | wc -l)"
+}
+
+# trace_phases_at BUILD_DIR LABEL "M BATCH KV" OPS PHASE...: `megartp trace glm5-prefix
+# --backend mega` at the shape from BUILD_DIR (a probe build: its stamps mean what the probe
+# says; log $O/trace-LABEL-M-KV.txt, JSON beside it); prints the span and, for the ops
+# matching the regex OPS, scripts/trace_phases.py's medians of the gaps between PHASEs.
+trace_phases_at() {
+    local b=$1 s=($3) ops=$4 l
+    l="$2-${s[0]}-${s[2]}"
+    shift 4
+    timeout 30 $b/megartp trace glm5-prefix --backend mega --m ${s[0]} --batch ${s[1]} --kv ${s[2]} \
+        -o "$O/trace-$l.json" > "$O/trace-$l.txt" 2>&1
+    echo "$l rc=$? $(grep -o 'span [0-9.]* us' "$O/trace-$l.txt")"
+    python3 scripts/trace_phases.py "$O/trace-$l.json" "$@" | grep -E "tasks|^($ops) "
 }
