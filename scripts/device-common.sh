@@ -18,12 +18,14 @@ build_or_exit() {
     make -j16 "${@:-all}" > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
 }
 
-# build_old JOBS: old.tar (a git archive of the tree an A B compares against, made before
-# the run) built into /tmp/old/build/megartp with make -jJOBS (log: $O/build-old.log); a
-# failure is reported, not fatal.
+# build_old JOBS [TARGET...]: old.tar (a git archive of the tree an A B compares against,
+# made before the run) built into /tmp/old/ with make -jJOBS, TARGETs (default
+# build/megartp; log: $O/build-old.log); a failure is reported, not fatal.
 build_old() {
+    local j=$1
+    shift
     mkdir -p /tmp/old && tar -xf old.tar -C /tmp/old
-    (cd /tmp/old && make -j"$1" build/megartp > "$O/build-old.log" 2>&1) || echo "old build FAILED"
+    (cd /tmp/old && make -j"$j" "${@:-build/megartp}" > "$O/build-old.log" 2>&1) || echo "old build FAILED"
 }
 
 # build_variant NAME FLAGS TARGET...: the same tree built with EXTRA_NVCCFLAGS=FLAGS into

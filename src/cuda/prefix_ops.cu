@@ -183,6 +183,7 @@ int mrt_epi_fill(const mrt_gpu_epi *e, mrt_epi_args *out, int *units, int *threa
         a.rope_cs = (const float *)e->in[7], a.q8i = (uint8_t *)e->out[0], a.wI = (float *)e->out[1];
         a.heads = ip[1], a.dim = ip[2], a.rope = ip[3], a.gate_partials = e->gate_partials;
         if (a.dim != 128) return mrt_gpu_fail(why, n, "epilogue index_q: head dim %d (128 supported)", a.dim);
+        a.iq_c1 = (float)(1.0 / sqrt((double)a.dim)), a.iq_c2 = (float)(1.0 / sqrt((double)a.heads)); /* wI's factors */
         *units = a.heads;
         break;
     default: return mrt_gpu_fail(why, n, "unknown epilogue %d", e->epi);

@@ -48,6 +48,12 @@ static __device__ __forceinline__ double mrt_grp_sum_f64_k(const mrt_grp &g, con
         s[k] = v[k];
         for (int o = 16; o > 0; o >>= 1) s[k] += __shfl_xor_sync(0xffffffffu, s[k], o);
     }
+    if (g.n == 32) { /* one warp (the megakernel's finalization groups): lane 0's sums by shuffles, no barriers */
+        double t = 0;
+#pragma unroll
+        for (int k = 0; k < K; k++) t += __shfl_sync(0xffffffffu, s[k], 0);
+        return t;
+    }
     g.sync(); /* scratch may still be read by a previous call */
     if (lane == 0)
 #pragma unroll

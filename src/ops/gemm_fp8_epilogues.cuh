@@ -16,8 +16,12 @@
 
 #define MRT_EPI_THREADS 128
 
+/* Group-wide max of v (every thread gets it): fmaxf(0, warp 0's shuffle max, warp 1's, ...).
+ * A one-warp group (the megakernel's finalization) takes lane 0's max by a shuffle instead of
+ * through shared memory between two barriers: the same operands, so the same bits. */
 static __device__ __forceinline__ float mrt_grp_max(const mrt_grp &g, float v, float *scratch) {
     for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    if (g.n == 32) return fmaxf(0.0f, __shfl_sync(0xffffffffu, v, 0));
     int warp = g.tid >> 5, lane = g.tid & 31, nw = g.n >> 5;
     g.sync();
     if (lane == 0) scratch[warp] = v;
@@ -95,6 +99,7 @@ struct mrt_epi_args {
     int gate_partials;
     uint8_t *q8i;
     float *wI;
+    float iq_c1, iq_c2; /* INDEX_Q: fp32(1 / sqrt(dim)), fp32(1 / sqrt(heads)), from the host */
 };
 
 /* The widest unit of columns an epilogue reads (QKV_A's kv unit: kv_lora + rope; Q_B's head:
@@ -332,10 +337,18 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
     int i = g.tid;
     float rc = 0, rsn = 0, gs = 0, r;
     if (PRE) {
-        rc = l.rc, rsn = l.rsn; /* the same values and sums in the same order, from registers */
-        if (i < 32) gs = mrt_warp_fold_in_order(a.gate_partials, 0.0f, [&](int) { return l.gv; },
-                                                [](float s, float x) { return __fadd_rn(s, x); });
-        r = mrt_fold_factor_warp_of(a.K / 128, a.K, a.eps, [&](int) { return l.sv; });
+        /* the same values and sums in the same order: lane j's gate partial and block sum
+         * through rowbuf (before the row goes there), then every lane adds them in index
+         * order, loads that all issue at once where a shuffle a value was a chain of
+         * shuffles (~30 cycles each) */
+        rc = l.rc, rsn = l.rsn;
+        if (i < 32) rowbuf[i] = l.gv, rowbuf[32 + i] = l.sv;
+        g.sync();
+        for (int s = 0; s < a.gate_partials; s++) gs = __fadd_rn(gs, rowbuf[s]);
+        double ss = 0;
+        for (int b = 0; b < a.K / 128; b++) ss += (double)rowbuf[32 + b];
+        r = mrt_rms_factor(ss, a.K, a.eps);
+        g.sync(); /* rowbuf is the row's next */
     } else {
         if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
         /* the gate's partials, summed in order (lane 0's sum is used) */
@@ -357,10 +370,7 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
     float qs = mrt_pow2_scale(mrt_grp_max(g, amax, fscratch));
     for (int d = i; d < a.dim; d += g.n)
         a.q8i[((size_t)row * a.heads + h) * a.dim + d] = mrt_f32_to_e4m3(__fdiv_rn(rowbuf[d], qs));
-    if (i == 0) {
-        float c1 = (float)(1.0 / sqrt((double)a.dim)), c2 = (float)(1.0 / sqrt((double)a.heads));
-        a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), c1), c2);
-    }
+    if (i == 0) a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), a.iq_c1), a.iq_c2);
 }
 static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row, int h,
                                        float *fscratch, float *rowbuf) {
