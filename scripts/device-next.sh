@@ -1,39 +1,34 @@
 #!/bin/bash
-# The next session's first device run (written 2026-12-01, end of session 24; the session-20
-# script this file held is in git history). Three questions docs/MEGAKERNEL.md session 24
-# leaves, each a trace:
-# 1. Where critical-path with D1 in 2 splits loses at M=64 KV=65536 (the refitted model's
-#    pick, estimated 198.8 us, measured 233.9 against roundrobin untuned's 218.5): the
-#    default plan, roundrobin untuned and critical-path untuned traced there (per-op done
-#    times and the critical path), and each plan's JSON for scripts/fit_costs.py.
-# 2. D1's finalization by phase where 2 splits cost most (a D1 task 53 us at M=128 KV=8192
-#    against 33 in 4 splits): -DMRT_MEGA_FIN_PROBE (a member's finalization split into the
-#    ticket and the wait for its group, the claim and one job, the rest), the default plan
-#    and --split D1=4 at M = 64 and 128.
-# 3. The same at the target shape, M=16 KV=8192 (D1's finalization 8.2 us on the chain).
-# Run: timeout 400 bash scripts/device-next.sh
+# The next session's first device run (written 2026-12-01, end of session 25; the script
+# this file held, session 24's, ran as scripts/device-s25a.sh). Session 25 measured its final
+# tree (f02e5fd) at 7 of the 12 shapes only: this run is the baseline on the tree as it is.
+# GPU tests (test_mega_prefix: mega = serial bytes at the 12 shapes; test_serial's digests;
+# test_mega with the NoOp cost), the three sanitizers on the reduced step, the default plan at
+# the 12 shapes ([E]'s sweep, x the read), serial / cmp / mega at M=16 KV=8192, a trace there,
+# and the finalization jobs by phase (-DMRT_MEGA_FIN_PROBE=2) at M = 16 and 128, the
+# baseline for docs/MEGAKERNEL.md session 25's "Next" item 1.
+# Run: timeout 560 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant fprobe -DMRT_MEGA_FIN_PROBE megartp &
-build_or_exit build/megartp
+build_variant fprobe2 -DMRT_MEGA_FIN_PROBE=2 megartp &
+build_variant san "$SAN" tests/gpu/test_mega_prefix &
+build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega build/tests/gpu/test_serial
 wait
 {
 echo "builds $((SECONDS - t0)) s"
-for opts in "" "--policy roundrobin --no-tune" "--policy critical-path --no-tune"; do
-    tag=$(echo "${opts:-default}" | tr -d ' -' | sed 's/policy//')
-    build/megartp plan glm5-prefix --m 64 --batch 2 --kv 65536 $opts --json > "$O/plan-$tag-64-65536.json"
-    mega_trace build "$tag-64-65536" --m 64 --batch 2 --kv 65536 $opts | grep -E "^  [A-F][0-9] |critical"
+gpu_tests 150 "test_mega_prefix" "test_serial" "test_mega"
+grep -h "NoOp" "$O/test_mega.log" | tail -1
+grep "serial digest" "$O/test_serial.log" > "$O/digests.txt"
+mega_tiny_sanitize 150 build-san final
+echo "t=$((SECONDS - t0)) s"
+for sh in "16 2 8192" "1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 65536" "64 2 1024" "64 2 8192" \
+    "64 2 65536" "128 2 1024" "128 2 8192" "128 2 65536"; do
+    mega_at build default "$sh"
 done
-for sh in "16 2 8192" "64 2 8192" "128 2 8192"; do
-    set -- $sh
-    for sp in "" "--split D1=4"; do
-        l="fprobe-$1-$3$(echo "$sp" | tr -d ' -')"
-        timeout 30 build-fprobe/megartp trace glm5-prefix --backend mega --m $1 --batch $2 --kv $3 $sp \
-            -o "$O/trace-$l.json" > "$O/trace-$l.txt" 2>&1
-        echo "$l rc=$? $(grep -o 'span [0-9.]* us' "$O/trace-$l.txt")"
-        python3 scripts/trace_phases.py "$O/trace-$l.json" "compute done" "weights issued" visible published |
-            grep -E "tasks|^B0|^D1"
-    done
+step_shapes serial,cmp,mega build "16 2 8192"
+mega_trace build default-16-8192 | grep -E "^  [A-F][0-9] |critical"
+for sh in "16 2 8192" "128 2 8192"; do
+    trace_phases_at build-fprobe2 fprobe2 "$sh" "B0|D1" "compute done" "weights issued" visible "input ready" published
 done
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
