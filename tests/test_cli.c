@@ -73,6 +73,20 @@ int main(int argc, char **argv) {
           "`megartp plan` with --split and --place: exit %d, header names them (%.160s)", rc, out);
     rc = run("plan glm5-prefix --place D0=9-3", out, sizeof out, err, sizeof err);
     CHECK(rc == 1 && strstr(err, "--place: D0: \"9-3\" is not LO-HI"), "`megartp plan --place D0=9-3`: exit %d, %.120s", rc, err);
+    /* `run` prints the outputs' digest: the same seed the same digest (on another build too:
+     * the bytes check between builds and executors), another seed another one */
+    char digest[3][17] = {{0}};
+    const char *runs[] = {"run glm5-prefix --m 1 --batch 1 --kv 64 --seed 5",
+                          "run glm5-prefix --m 1 --batch 1 --kv 64 --seed 5 --interleavings 2",
+                          "run glm5-prefix --m 1 --batch 1 --kv 64 --seed 6"};
+    for (int i = 0; i < 3; i++) {
+        rc = run(runs[i], out, sizeof out, err, sizeof err);
+        const char *d = strstr(out, "output digest ");
+        if (d) sscanf(d + 14, "%16[0-9a-f]", digest[i]);
+        CHECK(rc == 0 && strlen(digest[i]) == 16, "`megartp %s`: exit %d, a 16-digit digest (%.16s)", runs[i], rc, digest[i]);
+    }
+    CHECK(!strcmp(digest[0], digest[1]) && strcmp(digest[0], digest[2]),
+          "run digests: seed 5 twice %s %s (same), seed 6 %s (another)", digest[0], digest[1], digest[2]);
     remove(errfile);
     TEST_MAIN_END();
 }
