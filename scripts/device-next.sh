@@ -3,7 +3,7 @@
 # this file held, session 24's, ran as scripts/device-s25a.sh). Session 25 measured its final
 # tree (f02e5fd) at 7 of the 12 shapes only: this run is the baseline on the tree as it is.
 # GPU tests (test_mega_prefix: mega = serial bytes at the 12 shapes; test_serial's digests;
-# test_mega with the NoOp cost), the three sanitizers on the reduced step, the default plan at
+# test_mega with the NoOp cost), `megartp run` on the three GPU executors (one digest), the three sanitizers on the reduced step, the default plan at
 # the 12 shapes ([E]'s sweep, x the read), serial / cmp / mega at M=16 KV=8192, a trace there,
 # and the finalization jobs by phase (-DMRT_MEGA_FIN_PROBE=2) at M = 16 and 128, the
 # baseline for docs/MEGAKERNEL.md session 25's "Next" item 1; then that item's prepared
@@ -24,6 +24,8 @@ echo "builds $((SECONDS - t0)) s"
 gpu_tests 150 "test_mega_prefix" "test_serial" "test_mega"
 grep -h "NoOp" "$O/test_mega.log" | tail -1
 grep "serial digest" "$O/test_serial.log" > "$O/digests.txt"
+run_backends serial cmp mega # megartp run's output digest: the three must print the same one
+grep -h "output digest" "$O"/run-*.txt | sort | uniq -c
 mega_tiny_sanitize 150 build-san final
 echo "t=$((SECONDS - t0)) s"
 for sh in "16 2 8192" "1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 65536" "64 2 1024" "64 2 8192" \
