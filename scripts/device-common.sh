@@ -168,11 +168,12 @@ mega_tiny_sanitize() {
 # e_sweep DEADLINE_RR DEADLINE_CP: the shape sweep of [E] (M in {1, 16, 64, 128} x KV in
 # {1024, 8192, 65536}, 30 replays), roundrobin until the script has run DEADLINE_RR seconds,
 # then critical-path until DEADLINE_CP (SWEEP_BUILD as for sweep).
+# [E]'s 12 shapes, "M BATCH KV": M in {1, 16, 64, 128} x KV in {1024, 8192, 65536}.
+E_SHAPES=("1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 8192" "16 2 65536" "64 2 1024" "64 2 8192"
+    "64 2 65536" "128 2 1024" "128 2 8192" "128 2 65536")
 e_sweep() {
-    local shapes=("1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 8192" "16 2 65536" "64 2 1024" "64 2 8192"
-        "64 2 65536" "128 2 1024" "128 2 8192" "128 2 65536")
-    sweep 30 "$1" "${shapes[@]}"
-    SWEEP_POLICY=critical-path sweep 30 "$2" "${shapes[@]}"
+    sweep 30 "$1" "${E_SHAPES[@]}"
+    SWEEP_POLICY=critical-path sweep 30 "$2" "${E_SHAPES[@]}"
 }
 
 # sanitize TOOL TIMEOUT NAME command...: compute-sanitizer --tool TOOL on the command (log
@@ -294,6 +295,17 @@ mega_at() {
     rc=$?
     echo "M=${s[0]} KV=${s[2]} $l rc=$rc $(grep -E 'step, mega' "$f" | tr -s ' ' | cut -c1-150)"
     [ $rc != 0 ] && grep -v "GEMM tile" "$f" | head -12 | cut -c1-400
+}
+
+# mega_sweep BUILD_DIR LABEL [ARGS...]: mega_at each of [E]'s 12 shapes, the target shape
+# (M=16 KV=8192) first.
+mega_sweep() {
+    local b=$1 l=$2 sh
+    shift 2
+    mega_at "$b" "$l" "16 2 8192" "$@"
+    for sh in "${E_SHAPES[@]}"; do
+        [ "$sh" = "16 2 8192" ] || mega_at "$b" "$l" "$sh" "$@"
+    done
 }
 
 # ab_shapes "BUILD_DIR..." "M BATCH KV"...: mega_at each shape from each build folder in turn

@@ -28,10 +28,7 @@ run_backends serial cmp mega # megartp run's output digest: the three must print
 grep -h "output digest" "$O"/run-*.txt | sort | uniq -c
 mega_tiny_sanitize 150 build-san final
 echo "t=$((SECONDS - t0)) s"
-for sh in "16 2 8192" "1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 65536" "64 2 1024" "64 2 8192" \
-    "64 2 65536" "128 2 1024" "128 2 8192" "128 2 65536"; do
-    mega_at build default "$sh"
-done
+mega_sweep build default
 step_shapes serial,cmp,mega build "16 2 8192"
 mega_trace build default-16-8192 | grep -E "^  [A-F][0-9] |critical"
 for sh in "16 2 8192" "128 2 8192"; do

@@ -19,10 +19,7 @@ gpu_tests 150 "test_index_ops --quick" "test_mega" "test_mega_prefix"
 grep -h "NoOp" "$O/test_mega.log" | tail -1
 mega_tiny_sanitize 150 build-san final
 echo "t=$((SECONDS - t0)) s"
-for sh in "16 2 8192" "1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 65536" "64 2 1024" "64 2 8192" \
-    "64 2 65536" "128 2 1024" "128 2 8192" "128 2 65536"; do
-    mega_at build default "$sh"
-done
+mega_sweep build default
 mega_at build pre-refit "64 2 65536" --policy roundrobin --no-tune
 mega_at build pre-refit "128 2 8192" --policy critical-path --split D1=2 --chunk E1=256
 mega_at build default "64 2 65536"
