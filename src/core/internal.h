@@ -256,9 +256,8 @@ static inline const mrt_access *mrt_task_acc(const struct mrt_plan *p, const mrt
 int mrt_plan_pubinst(const mrt_plan *p, int task, int pub);
 
 mrt_status mrt_lower(mrt_plan *p);    /* tiles -> tasks, groups, events (lower.c) */
-mrt_status mrt_schedule(mrt_plan *p); /* tasks -> queues, and estimate_us (schedule.c) */
+mrt_status mrt_schedule(mrt_plan *p); /* tasks -> queues and their cost-model step, estimate_us (schedule.c) */
 mrt_status mrt_encode(mrt_plan *p);   /* queues -> instruction tensor (isa.c) */
-mrt_status mrt_estimate(mrt_plan *p); /* the step under the cost model (schedule.c) */
 double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k);
 int mrt_task_tokens(const mrt_plan *p, const mrt_task *k); /* its op's tokens(), 1 without one */
 /* AUTO takes critical-path's queues when their estimate is below this share of roundrobin's

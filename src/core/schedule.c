@@ -271,7 +271,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
 /* The step under the cost model: each worker runs its queue in order; a task starts when
  * its worker is free and the producers of its events have published (a group's publication
  * when its last member finishes). Any placement can be compared this way without a GPU. */
-mrt_status mrt_estimate(mrt_plan *p) {
+static mrt_status estimate(mrt_plan *p) {
     int n = p->n_tasks;
     double *finish = calloc((size_t)n + 1, sizeof(double)), *pub = calloc((size_t)p->n_pubs + 1, sizeof(double));
     double *free_at = calloc((size_t)p->workers, sizeof(double));
@@ -347,7 +347,7 @@ static mrt_status place(mrt_plan *p, mrt_policy policy) {
     }
     if (st) return st;
     count_queues(p), p->placed = policy;
-    return mrt_estimate(p);
+    return estimate(p);
 }
 
 /* AUTO takes critical-path's queues only where the cost model puts their step more than 3%
