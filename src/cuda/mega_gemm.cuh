@@ -220,31 +220,18 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
  * columns summed over the split planes (12 floats a thread: MRT_EPI_MAX_COLS a 128-thread
  * group, 384 a one-warp group, whose jobs are 128 columns: mrt_mega_fin_threads). */
 #define MRT_MEGA_FIN_MAX_GROUPS 12
-/* -DMRT_MEGA_IQ_PAIRS=1 (prepared in session 25, compile-checked, not yet run): INDEX_Q's
- * one-warp groups claim two jobs at a time and run them in one pass (mrt_mega_fin_iq<2>), so a
- * D1 unit's 32 jobs at M=16 take one round of its members' 24 groups instead of two, 128
- * rows' 256 six instead of eleven (docs/MEGAKERNEL.md session 25, "Next" item 1). */
-#ifndef MRT_MEGA_IQ_PAIRS
-#define MRT_MEGA_IQ_PAIRS 0
-#endif
-#define MRT_MEGA_FIN_ROW (MRT_MEGA_IQ_PAIRS ? 256 : 128) /* row buffer floats a one-warp group */
 struct mrt_mega_fin_smem {
     double ds[MRT_MEGA_GROUPS * 32];
     float fs[MRT_MEGA_GROUPS * 32];
-    float rowbuf[MRT_MEGA_FIN_MAX_GROUPS * MRT_MEGA_FIN_ROW];
+    float rowbuf[MRT_MEGA_FIN_MAX_GROUPS * 128];
     __align__(16) float sums[MRT_MEGA_GROUPS * MRT_EPI_MAX_COLS];
     int job[MRT_MEGA_FIN_MAX_GROUPS]; /* the job a group claimed */
-#if MRT_MEGA_IQ_PAIRS
-    int njob[MRT_MEGA_FIN_MAX_GROUPS]; /* and how many from it */
-#endif
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE >= 2
     unsigned long long *probe; /* group 0's first job: its stamps (mrt_mega_finalize_claimed) */
 #endif
     __device__ __forceinline__ double *dsg(const mrt_grp &g, int gi) { return ds + gi * (g.n / 4); }
     __device__ __forceinline__ float *fsg(const mrt_grp &g, int gi) { return fs + gi * (g.n / 4); }
-    __device__ __forceinline__ float *rowg(const mrt_grp &g, int gi) {
-        return rowbuf + gi * (g.n < 64 ? MRT_MEGA_FIN_ROW : 2 * g.n);
-    }
+    __device__ __forceinline__ float *rowg(const mrt_grp &g, int gi) { return rowbuf + gi * (g.n < 64 ? 128 : 2 * g.n); }
     __device__ __forceinline__ float *sumg(const mrt_grp &g, int gi) { return sums + gi * (g.n * MRT_EPI_MAX_COLS / 128); }
 };
 
@@ -315,42 +302,6 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
 #else
 #define MRT_MEGA_JOB_REPS 1
 #endif
-/* INDEX_Q's jobs job .. job + nj - 1 (nj <= J; the same row order as mrt_mega_fin_job's) by
- * one group: each job's row inputs (pos -> RoPE pair, gate partials, q_a block sums) loaded
- * before its split planes, so the RoPE pair's two dependent round trips run beside the
- * planes' instead of after them (D1's finalization is on the critical path; measured H200,
- * session 15 runs 1-2, as -DMRT_MEGA_IQ_INPUTS_FIRST: mega -0.4 us roundrobin, -1.0 / -1.3
- * critical-path; D1 computed -> published 8.5 -> 8.0), then the planes summed into the
- * group's shared memory (job j's 128 columns at 128 j), then the epilogue of all nj. The same
- * values and sums in the same order: the same bytes. Ends with the group's barrier. */
-template <int J>
-static __device__ __forceinline__ void mrt_mega_fin_iq(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, int nj,
-                                                       const mrt_grp &g, mrt_mega_fin_smem &sm, int gi) {
-    const mrt_epi_args &e = o.epi;
-    const int N = e.N;
-    int row[J], h[J];
-    mrt_epi_iq_loads l[J];
-    mrt_epi_row cr[J];
-#pragma unroll
-    for (int j = 0; j < J; j++) {
-        row[j] = u.m0 + (job + j) / u.pieces, h[j] = u.h0 + (job + j) % u.pieces;
-        l[j] = j < nj ? mrt_epi_index_q_load(g, e, row[j], h[j]) : mrt_epi_iq_loads{0, 0, 0, 0};
-    }
-#pragma unroll
-    for (int j = 0; j < J; j++) {
-        if (j >= nj) break;
-        cr[j] = mrt_epi_sum_columns(g, o.part, sm.sumg(g, gi) + 128 * j, (long long)e.M * N, o.nsplit, N, row[j],
-                                    h[j] * e.dim, h[j] * e.dim + e.dim);
-    }
-    g.sync();
-    MRT_MEGA_JOB_STAMP(MRT_PH_VISIBLE);
-    for (int rep = 0; rep < MRT_MEGA_JOB_REPS; rep++) {
-        mrt_epi_index_q_t<true, J>(g, e, cr, row, h, l, nj, sm.fsg(g, gi), sm.rowg(g, gi));
-        g.sync(); /* the group's next job writes what this epilogue may still read */
-        MRT_MEGA_JOB_STAMP(rep ? MRT_PH_WEIGHTS : MRT_PH_INPUT);
-    }
-}
-
 static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
                                         mrt_mega_fin_smem &sm, int gi) {
     const mrt_epi_args &e = o.epi;
@@ -359,8 +310,24 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
     if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) c0 = u.u0 + 128 * pc, c1 = c0 + 128;
     if (o.epi_kind == MRT_EPI_Q_B) c0 = max(u.u0, (u.h0 + pc) * u.width), c1 = min(u.u1, (u.h0 + pc + 1) * u.width);
     if (o.epi_kind == MRT_EPI_INDEX_Q) c0 = (u.h0 + pc) * e.dim, c1 = c0 + e.dim;
-    /* INDEX_Q: its row inputs loaded before the split planes (mrt_mega_fin_iq) */
-    if (o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(e)) return mrt_mega_fin_iq<1>(o, u, job, 1, g, sm, gi);
+    /* An INDEX_Q job loads its row inputs (pos -> RoPE pair, gate partials, q_a block sums)
+     * before the split planes, so the RoPE pair's two dependent round trips run beside the
+     * planes' and the read-back's instead of after them (D1's finalization is on the critical
+     * path). The same values and sums in the same order: the same bytes. Measured (H200,
+     * session 15 runs 1-2, as -DMRT_MEGA_IQ_INPUTS_FIRST): mega -0.4 us roundrobin (six A B
+     * pairs, -1.4 .. +0.4), -1.0 / -1.3 critical-path; D1 computed -> published 8.5 -> 8.0. */
+    if (o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(e)) {
+        const mrt_epi_iq_loads l = mrt_epi_index_q_load(g, e, row, u.h0 + pc);
+        const mrt_epi_row cr = mrt_epi_sum_columns(g, o.part, sm.sumg(g, gi), (long long)e.M * N, o.nsplit, N, row, c0, c1);
+        g.sync();
+        MRT_MEGA_JOB_STAMP(MRT_PH_VISIBLE);
+        for (int rep = 0; rep < MRT_MEGA_JOB_REPS; rep++) {
+            mrt_epi_index_q_t<true>(g, e, cr, row, u.h0 + pc, l, sm.fsg(g, gi), sm.rowg(g, gi));
+            g.sync(); /* as below */
+            MRT_MEGA_JOB_STAMP(rep ? MRT_PH_WEIGHTS : MRT_PH_INPUT);
+        }
+        return;
+    }
     const mrt_epi_row cr = mrt_epi_sum_columns(g, o.part, sm.sumg(g, gi), (long long)e.M * N, o.nsplit, N, row, c0, c1);
     g.sync();
     MRT_MEGA_JOB_STAMP(MRT_PH_VISIBLE);
@@ -405,16 +372,11 @@ struct mrt_mega_fin_ctr {
  * past them takes itself back, so the word is e*jobs when the step's launch ends and the
  * next step starts from its base without a reset. A value below e*jobs is handed out once:
  * take-backs only undo claims that were past it. */
-static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs, int per, int *nj) {
-    /* per jobs at a time (INDEX_Q's pairs); the part of a claim past the last job taken back */
-    const unsigned t = atomicAdd(c.claim, (unsigned)per) - (c.epoch - 1u) * (unsigned)jobs;
-    if (t < (unsigned)jobs) {
-        *nj = per == 1 ? 1 : min(per, jobs - (int)t);
-        if (*nj < per) atomicSub(c.claim, (unsigned)(per - *nj));
-        return (int)t;
-    }
-    atomicSub(c.claim, (unsigned)per);
-    return -1; /* *nj untouched */
+static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs) {
+    const unsigned t = atomicAdd(c.claim, 1u) - (c.epoch - 1u) * (unsigned)jobs;
+    if (t < (unsigned)jobs) return (int)t;
+    atomicSub(c.claim, 1u);
+    return -1;
 }
 
 /* A member's part of its group's finalization (every member's partial visible): group gi
@@ -444,17 +406,11 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
      * sees every job's writes". */
     unsigned prev_done = 0;
     bool pending = false;
-    /* INDEX_Q's one-warp groups in pairs (-DMRT_MEGA_IQ_PAIRS), every other job alone */
-    const int per = MRT_MEGA_IQ_PAIRS && o.epi_kind == MRT_EPI_INDEX_Q && g.n == 32 && mrt_epi_index_q_loads_fit(o.epi) ? 2 : 1;
-    int nj = 1, prev_nj = 1;
     for (;;) {
         if (g.tid == 0) {
-            const int j = mrt_mega_claim(c, u.jobs, per, &nj);
-            if (pending) completed |= prev_done + (unsigned)prev_nj == (unsigned)u.jobs * c.epoch;
+            const int j = mrt_mega_claim(c, u.jobs);
+            if (pending) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
             sm.job[gi] = j;
-#if MRT_MEGA_IQ_PAIRS
-            sm.njob[gi] = nj;
-#endif
 #if MRT_MEGA_FIN_PROBE >= 2
             if (gi == 0) sm.probe = ph && !pending && j >= 0 ? ph : nullptr;
             if (MRT_MEGA_FIN_PROBE == 2 && gi == 0 && sm.probe) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
@@ -463,21 +419,12 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         g.sync();
         const int job = sm.job[gi];
         if (job < 0) break;
-#if MRT_MEGA_IQ_PAIRS
-        if (per == 2) mrt_mega_fin_iq<2>(o, u, job, sm.njob[gi], g, sm, gi); /* as below */
-        else
-#endif
-            mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
+        mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1
         if (ph && gi == 0 && g.tid == 0 && !pending) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif
-        if (g.tid == 0) {
-            if (per == 1)
-                asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(prev_done) : "l"(c.done) : "memory");
-            else
-                asm volatile("atom.release.gpu.global.add.u32 %0, [%1], %2;" : "=r"(prev_done) : "l"(c.done), "r"(nj) : "memory");
-            prev_nj = nj;
-        }
+        if (g.tid == 0)
+            asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(prev_done) : "l"(c.done) : "memory");
         pending = true;
     }
     if (completed) asm volatile("fence.acq_rel.gpu;" ::: "memory");

@@ -329,88 +329,53 @@ static __device__ __forceinline__ mrt_epi_iq_loads mrt_epi_index_q_load(const mr
  * bf16, RoPE on the first rope values, power-of-two quantization, the gate (partials summed
  * in order) folded into wI. Nothing here depends on the group's size: the head's amax is a
  * max, the rest element-wise (the megakernel runs one-warp groups, the standalone kernel
- * 128). PRE: the row inputs are l's (mrt_epi_index_q_load), else it loads them itself.
- * J: jobs (row[j], h[j]) at once, nj <= J of them real, job j's row in rowbuf + 128 j (dim
- * 128): independent chains the compiler interleaves, each job's values and operations those
- * it has alone, so the same bytes (PRE only; the megakernel's pairs, -DMRT_MEGA_IQ_PAIRS). */
-template <bool PRE, int J = 1>
-static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const mrt_epi_args &a,
-                                                         const mrt_epi_row (&cr)[J], const int (&row)[J],
-                                                         const int (&h)[J], const mrt_epi_iq_loads (&l)[J], int nj,
-                                                         float *fscratch, float *rowbuf) {
-    static_assert(PRE || J == 1, "INDEX_Q: several jobs at once need their row inputs loaded (PRE)");
-    const int i = g.tid;
-    float rc[J], rsn[J], gs[J], r[J], qs[J];
-#pragma unroll
-    for (int j = 0; j < J; j++) rc[j] = rsn[j] = gs[j] = 0;
+ * 128). PRE: the row inputs are l's (mrt_epi_index_q_load), else it loads them itself. */
+template <bool PRE>
+static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr,
+                                                         int row, int h, const mrt_epi_iq_loads &l, float *fscratch,
+                                                         float *rowbuf) {
+    int i = g.tid;
+    float rc = 0, rsn = 0, gs = 0, r;
     if (PRE) {
         /* the same values and sums in the same order: lane i's gate partial and block sum
-         * (of each job) through rowbuf (before the row goes there), then every lane adds
-         * them in index order, loads that all issue at once where a shuffle a value was a
-         * chain of shuffles (~30 cycles each; INDEX_Q's epilogue 3.33 -> 2.91 us a job with
-         * the two changes below, H200 session 25 run 5) */
-#pragma unroll
-        for (int j = 0; j < J; j++) {
-            rc[j] = l[j].rc, rsn[j] = l[j].rsn;
-            if (j < nj && i < 32) rowbuf[128 * j + i] = l[j].gv, rowbuf[128 * j + 32 + i] = l[j].sv;
-        }
+         * through rowbuf (before the row goes there), then every lane adds them in index
+         * order, loads that all issue at once where a shuffle a value was a chain of
+         * shuffles (~30 cycles each; INDEX_Q's epilogue 3.33 -> 2.91 us a job with the two
+         * changes below, H200 session 25 run 5) */
+        rc = l.rc, rsn = l.rsn;
+        if (i < 32) rowbuf[i] = l.gv, rowbuf[32 + i] = l.sv;
         g.sync();
-#pragma unroll
-        for (int j = 0; j < J; j++) {
-            if (j >= nj) break;
-            for (int s = 0; s < a.gate_partials; s++) gs[j] = __fadd_rn(gs[j], rowbuf[128 * j + s]);
-            double ss = 0;
-            for (int b = 0; b < a.K / 128; b++) ss += (double)rowbuf[128 * j + 32 + b];
-            r[j] = mrt_rms_factor(ss, a.K, a.eps);
-        }
+        for (int s = 0; s < a.gate_partials; s++) gs = __fadd_rn(gs, rowbuf[s]);
+        double ss = 0;
+        for (int b = 0; b < a.K / 128; b++) ss += (double)rowbuf[32 + b];
+        r = mrt_rms_factor(ss, a.K, a.eps);
         g.sync(); /* rowbuf is the row's next */
     } else {
-        if (i < a.rope / 2) mrt_rope_cs_dev(a, row[0], a.rope, i, &rc[0], &rsn[0]);
+        if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
         /* the gate's partials, summed in order (lane 0's sum is used) */
         if (i < 32)
-            gs[0] = mrt_warp_fold_in_order(a.gate_partials, 0.0f,
-                                           [&](int s) { return mrt_epi_iq_gate(a, row[0], h[0], s); },
-                                           [](float s, float x) { return __fadd_rn(s, x); });
-        r[0] = mrt_fold_factor_warp(a.ssq_in, row[0], a.K / 128, a.K, a.eps);
+            gs = mrt_warp_fold_in_order(a.gate_partials, 0.0f, [&](int s) { return mrt_epi_iq_gate(a, row, h, s); },
+                                        [](float s, float x) { return __fadd_rn(s, x); });
+        r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
     }
-#pragma unroll
-    for (int j = 0; j < J; j++) {
-        if (j >= nj) break;
-        for (int d = i; d < a.dim; d += g.n)
-            rowbuf[128 * j + d] = mrt_round_bf16(__fmul_rn(mrt_epi_at(cr[j], h[j] * a.dim + d), r[j]));
+    for (int d = i; d < a.dim; d += g.n) rowbuf[d] = mrt_round_bf16(__fmul_rn(mrt_epi_at(cr, h * a.dim + d), r));
+    g.sync();
+    if (i < a.rope / 2) {
+        float x = rowbuf[2 * i], y = rowbuf[2 * i + 1];
+        mrt_rope_pair_rn(&x, &y, rc, rsn);
+        rowbuf[2 * i] = x, rowbuf[2 * i + 1] = y;
     }
     g.sync();
-#pragma unroll
-    for (int j = 0; j < J; j++) {
-        if (j >= nj) break;
-        if (i < a.rope / 2) {
-            float x = rowbuf[128 * j + 2 * i], y = rowbuf[128 * j + 2 * i + 1];
-            mrt_rope_pair_rn(&x, &y, rc[j], rsn[j]);
-            rowbuf[128 * j + 2 * i] = x, rowbuf[128 * j + 2 * i + 1] = y;
-        }
-    }
-    g.sync();
-#pragma unroll
-    for (int j = 0; j < J; j++) {
-        if (j >= nj) break;
-        float amax = 0;
-        for (int d = i; d < a.dim; d += g.n) amax = fmaxf(amax, fabsf(rowbuf[128 * j + d]));
-        qs[j] = mrt_pow2_scale(mrt_grp_max(g, amax, fscratch));
-    }
-#pragma unroll
-    for (int j = 0; j < J; j++) {
-        if (j >= nj) break;
-        for (int d = i; d < a.dim; d += g.n)
-            a.q8i[((size_t)row[j] * a.heads + h[j]) * a.dim + d] = mrt_f32_to_e4m3(__fdiv_rn(rowbuf[128 * j + d], qs[j]));
-        if (i == 0) a.wI[row[j] * a.heads + h[j]] = __fmul_rn(__fmul_rn(__fmul_rn(gs[j], qs[j]), a.iq_c1), a.iq_c2);
-    }
+    float amax = 0;
+    for (int d = i; d < a.dim; d += g.n) amax = fmaxf(amax, fabsf(rowbuf[d]));
+    float qs = mrt_pow2_scale(mrt_grp_max(g, amax, fscratch));
+    for (int d = i; d < a.dim; d += g.n)
+        a.q8i[((size_t)row * a.heads + h) * a.dim + d] = mrt_f32_to_e4m3(__fdiv_rn(rowbuf[d], qs));
+    if (i == 0) a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), a.iq_c1), a.iq_c2);
 }
 static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row, int h,
                                        float *fscratch, float *rowbuf) {
-    const mrt_epi_row crs[1] = {cr};
-    const int rows[1] = {row}, hs[1] = {h};
-    const mrt_epi_iq_loads ls[1] = {{0, 0, 0, 0}};
-    mrt_epi_index_q_t<false>(g, a, crs, rows, hs, ls, 1, fscratch, rowbuf);
+    mrt_epi_index_q_t<false>(g, a, cr, row, h, mrt_epi_iq_loads{0, 0, 0, 0}, fscratch, rowbuf);
 }
 
 /* Q_B fused into the store of its GEMM (the serial and cmp executors' D0 when the GEMM is not
