@@ -112,6 +112,63 @@ static __device__ __forceinline__ uint32_t mrt_topk_scan(uint32_t v, mrt_topk_sh
     return wbase + x - v;
 }
 
+/* Pass 0 of a row or slice: keys [0, n) of `src` -> their order-preserving keys (into `cache`
+ * when `cached`), each finite one counted into hist by its top 12 bits; returns this thread's
+ * count of finite keys. The loads go out MRT_TOPK_LOADS at a time a thread before any of them is
+ * used: a loop that loads, converts and counts one float4 an iteration waits a memory round trip
+ * an iteration, the shared atomics in between keeping the next load from being issued early
+ * (the PTX has each ld.global after the previous one's atom.shared): at 384 threads and
+ * kv = 8192 that was six round trips a row. Counts commute, so the histogram, the count and the
+ * cache are those of the one-at-a-time loop. vec: n a multiple of 4 and src 16-byte aligned. */
+#ifndef MRT_TOPK_LOADS
+#define MRT_TOPK_LOADS 8 /* float4 loads in flight a thread (kv <= 12288 at 384 threads: one batch) */
+#endif
+template <int T>
+static __device__ __forceinline__ uint32_t mrt_topk_pass0(const float *src, int n, bool vec, uint32_t *cache,
+                                                          bool cached, uint32_t *hist, int tid) {
+    uint32_t nv = 0;
+    if (vec) {
+        for (int i0 = tid; i0 < n / 4; i0 += MRT_TOPK_LOADS * T) {
+            float4 v[MRT_TOPK_LOADS];
+#pragma unroll
+            for (int u = 0; u < MRT_TOPK_LOADS; u++) {
+                const int i = i0 + u * T;
+                v[u] = i < n / 4 ? ((const float4 *)src)[i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            }
+#pragma unroll
+            for (int u = 0; u < MRT_TOPK_LOADS; u++) {
+                const int i = i0 + u * T;
+                if (i >= n / 4) break;
+                const uint4 c = make_uint4(mrt_topk_key(v[u].x), mrt_topk_key(v[u].y), mrt_topk_key(v[u].z),
+                                           mrt_topk_key(v[u].w));
+                if (cached) ((uint4 *)cache)[i] = c;
+                if (c.x) atomicAdd(&hist[c.x >> 20], 1u), nv++;
+                if (c.y) atomicAdd(&hist[c.y >> 20], 1u), nv++;
+                if (c.z) atomicAdd(&hist[c.z >> 20], 1u), nv++;
+                if (c.w) atomicAdd(&hist[c.w >> 20], 1u), nv++;
+            }
+        }
+    } else {
+        for (int i0 = tid; i0 < n; i0 += 4 * MRT_TOPK_LOADS * T) {
+            float v[4 * MRT_TOPK_LOADS];
+#pragma unroll
+            for (int u = 0; u < 4 * MRT_TOPK_LOADS; u++) {
+                const int i = i0 + u * T;
+                v[u] = i < n ? src[i] : 0.0f;
+            }
+#pragma unroll
+            for (int u = 0; u < 4 * MRT_TOPK_LOADS; u++) {
+                const int i = i0 + u * T;
+                if (i >= n) break;
+                const uint32_t c = mrt_topk_key(v[u]);
+                if (cached) cache[i] = c;
+                if (c) atomicAdd(&hist[c >> 20], 1u), nv++;
+            }
+        }
+    }
+    return nv;
+}
+
 /* Key i of the row: from the shared cache, or from global memory (plain loads: in the
  * megakernel the logits come from other CTAs). */
 static __device__ __forceinline__ uint32_t mrt_topk_get(const float *row, const uint32_t *cache, bool cached, int i) {
@@ -247,10 +304,19 @@ static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, ui
 /* The output from the row's bitmaps (W words): `sel` the selected keys, `tie` the keys equal
  * to the threshold, of which the first `need` in index order are taken; `taken` indices in
  * all, the rest of out[0, k) -1. Each thread owns a run of words: counts, two scans, then its
- * indices in order. Ends with a barrier (the next row reuses shared memory). */
+ * indices in order. With `stage` (MRT_TOPK_NB free words of shared memory, e.g. the
+ * histogram's, free by then) and taken <= MRT_TOPK_NB the indices go there at their positions
+ * and then out in whole rows, a warp's store one 128-byte line; stored straight, a warp's
+ * store touches a sector a thread (each thread its own run of out), ~8 such stores a thread
+ * at k = 2048 (the standalone register row stages the same way: 7.16 -> 6.73 us a launch,
+ * H200 session 9). Ends with a barrier (the next row reuses shared memory). */
+#ifndef MRT_TOPK_STAGE_EMIT
+#define MRT_TOPK_STAGE_EMIT 1
+#endif
 template <int T>
 static __device__ __forceinline__ void mrt_topk_emit(const uint32_t *sel, const uint32_t *tie, int W, uint32_t need,
-                                                     uint32_t taken, int k, int *out, mrt_topk_shared *sh, int tid) {
+                                                     uint32_t taken, int k, int *out, int *stage, mrt_topk_shared *sh,
+                                                     int tid) {
     const int per = (W + T - 1) / T, w0 = min(W, tid * per), w1 = min(W, w0 + per);
     uint32_t cs = 0, ct = 0, ts, tt;
     for (int w = w0; w < w1; w++) cs += (uint32_t)__popc(sel[w]), ct += (uint32_t)__popc(tie[w]);
@@ -258,10 +324,16 @@ static __device__ __forceinline__ void mrt_topk_emit(const uint32_t *sel, const 
     mrt_topk_bar<T>(); /* wsum is rewritten by the next scan */
     const uint32_t et = mrt_topk_scan<T>(ct, sh, &tt, tid);
     uint32_t pos = es + min(et, need), ties = need > et ? need - et : 0u; /* ties this run may take */
+    const bool staged = MRT_TOPK_STAGE_EMIT && stage && taken <= MRT_TOPK_NB; /* uniform */
+    int *dst = staged ? stage : out;
     for (int w = w0; w < w1; w++) {
         uint32_t m = sel[w], t = tie[w];
         for (; t && ties; ties--) m |= t & (0u - t), t &= t - 1u; /* the lowest ties first */
-        for (; m; m &= m - 1u) out[pos++] = w * 32 + __ffs(m) - 1;
+        for (; m; m &= m - 1u) dst[pos++] = w * 32 + __ffs(m) - 1;
+    }
+    if (staged) {
+        mrt_topk_bar<T>();
+        for (int r = tid; r < (int)taken; r += T) out[r] = stage[r];
     }
     for (int r = (int)taken + tid; r < k; r += T) out[r] = -1;
     mrt_topk_bar<T>();
@@ -304,24 +376,7 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     mrt_topk_bar<T>();
 
     /* pass 0 */
-    uint32_t nv = 0;
-    if ((kv & 3) == 0 && ((uintptr_t)row & 15) == 0) {
-        for (int i = tid; i < kv / 4; i += T) {
-            const float4 v = ((const float4 *)row)[i];
-            const uint4 c = make_uint4(mrt_topk_key(v.x), mrt_topk_key(v.y), mrt_topk_key(v.z), mrt_topk_key(v.w));
-            if (cached) ((uint4 *)cache)[i] = c;
-            if (c.x) atomicAdd(&hist[c.x >> 20], 1u), nv++;
-            if (c.y) atomicAdd(&hist[c.y >> 20], 1u), nv++;
-            if (c.z) atomicAdd(&hist[c.z >> 20], 1u), nv++;
-            if (c.w) atomicAdd(&hist[c.w >> 20], 1u), nv++;
-        }
-    } else {
-        for (int i = tid; i < kv; i += T) {
-            const uint32_t c = mrt_topk_key(row[i]);
-            if (cached) cache[i] = c;
-            if (c) atomicAdd(&hist[c >> 20], 1u), nv++;
-        }
-    }
+    uint32_t nv = mrt_topk_pass0<T>(row, kv, (kv & 3) == 0 && ((uintptr_t)row & 15) == 0, cache, cached, hist, tid);
     nv = __reduce_add_sync(0xffffffffu, nv);
     if (lane == 0 && nv) atomicAdd(&sh->nvalid, nv);
     mrt_topk_bar<T>();
@@ -401,7 +456,7 @@ static __device__ void mrt_topk_row(const float *row, int kv, int k, int *out, u
     }
     if constexpr (STOP == 4) return;
 
-    mrt_topk_emit<T>(sel, tie, W, s.need, min(nvalid, (uint32_t)k), k, out, sh, tid);
+    mrt_topk_emit<T>(sel, tie, W, s.need, min(nvalid, (uint32_t)k), k, out, (int *)hist, sh, tid);
 }
 #pragma nv_diag_default 128
 
@@ -660,23 +715,9 @@ static __device__ void mrt_topk_slice(const mrt_topk_args &a, int r, int s0, int
     for (int i = tid; i < MRT_TOPK_NB; i += T) hist[i] = 0u;
     if (tid == 0) sh->dsel = 0u;
     mrt_topk_bar<T>();
-    if ((a.kv & 3) == 0 && (s0 & 3) == 0 && ((uintptr_t)a.logits & 15) == 0) { /* n is then a multiple of 4 */
-        for (int i = tid; i < n / 4; i += T) {
-            const float4 v = ((const float4 *)(row + s0))[i];
-            const uint4 c = make_uint4(mrt_topk_key(v.x), mrt_topk_key(v.y), mrt_topk_key(v.z), mrt_topk_key(v.w));
-            if (cached) ((uint4 *)cache)[i] = c;
-            if (c.x) atomicAdd(&hist[c.x >> 20], 1u);
-            if (c.y) atomicAdd(&hist[c.y >> 20], 1u);
-            if (c.z) atomicAdd(&hist[c.z >> 20], 1u);
-            if (c.w) atomicAdd(&hist[c.w >> 20], 1u);
-        }
-    } else {
-        for (int i = tid; i < n; i += T) {
-            const uint32_t c = mrt_topk_key(row[s0 + i]);
-            if (cached) cache[i] = c;
-            if (c) atomicAdd(&hist[c >> 20], 1u);
-        }
-    }
+    /* vec: n is then a multiple of 4 (the finite count is the merge's business, not kept) */
+    mrt_topk_pass0<T>(row + s0, n, (a.kv & 3) == 0 && (s0 & 3) == 0 && ((uintptr_t)a.logits & 15) == 0, cache, cached,
+                      hist, tid);
     mrt_topk_bar<T>();
     /* G[b] = keys with digit >= b, each thread a run of digits from the top; hist[b] becomes
      * the first pair slot of digit b (the keys above it). sh->dsel: the highest digit with k
@@ -807,7 +848,7 @@ static __device__ void mrt_topk_merge(const mrt_topk_args &a, int r, int P, int 
         }
     }
     mrt_topk_bar<T>();
-    mrt_topk_emit<T>(sel, tie, W, s.need, min(nvalid, k), a.k, a.out + (long long)r * a.k, sh, tid);
+    mrt_topk_emit<T>(sel, tie, W, s.need, min(nvalid, k), a.k, a.out + (long long)r * a.k, (int *)hist, sh, tid);
 }
 
 /* Rows [r0, r1) of the op: the tile of the plan (payload r0 r1). STOP: mrt_topk_row's. */
