@@ -18,15 +18,17 @@ build_or_exit() {
     make -j16 "${@:-all}" > "$O/build.log" 2>&1 || { echo "BUILD FAILED"; grep -E "error" "$O/build.log" | head -30; exit 1; }
 }
 
-# build_old JOBS [TARGET...]: old.tar (a git archive of the tree an A B compares against,
-# made before the run) built into /tmp/old/ with make -jJOBS, TARGETs (default
-# build/megartp; log: $O/build-old.log); a failure is reported, not fatal.
-build_old() {
-    local j=$1
-    shift
-    mkdir -p /tmp/old && tar -xf old.tar -C /tmp/old
-    (cd /tmp/old && make -j"$j" "${@:-build/megartp}" > "$O/build-old.log" 2>&1) || echo "old build FAILED"
+# build_tree NAME JOBS [TARGET...]: NAME.tar (a git archive of a tree an A B compares
+# against, made before the run: `git archive COMMIT -o NAME.tar`) built into /tmp/NAME/ with
+# make -jJOBS, TARGETs (default build/megartp; log: $O/build-NAME.log); a failure is
+# reported, not fatal. build_old JOBS [TARGET...]: the same for old.tar.
+build_tree() {
+    local n=$1 j=$2
+    shift 2
+    mkdir -p /tmp/$n && tar -xf $n.tar -C /tmp/$n
+    (cd /tmp/$n && make -j"$j" "${@:-build/megartp}" > "$O/build-$n.log" 2>&1) || echo "$n build FAILED"
 }
+build_old() { build_tree old "$@"; }
 
 # build_variant NAME FLAGS TARGET...: the same tree built with EXTRA_NVCCFLAGS=FLAGS into
 # build-NAME/ (TARGET under it; log: $O/build-NAME.log); a failure is reported, not fatal.
