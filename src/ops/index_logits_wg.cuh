@@ -40,12 +40,6 @@
 
 #define MRT_ILW_KEYS 128  /* keys a pass: 64 a warpgroup */
 #define MRT_ILW_GROUPS 2  /* token groups (128 query columns each) resident at a time */
-/* -DMRT_ILW_LOOKAHEAD=0 (an A B switch): in the pass loop a pass's lookups are issued where
- * its copies are (nothing held across a pass's MMAs); the prologue still issues the second
- * pass's lookups early. */
-#ifndef MRT_ILW_LOOKAHEAD
-#define MRT_ILW_LOOKAHEAD 1
-#endif
 #ifndef MRT_ILW_STAGES
 #define MRT_ILW_STAGES 2  /* key buffers: passes in flight (the executors' tile) */
 #endif
@@ -73,40 +67,40 @@ static __device__ __forceinline__ void mrt_ilw_put(uint8_t *ops, int r, int c, c
     else *(uint4 *)dst = make_uint4(0, 0, 0, 0);
 }
 
-/* Where keys [js, js + 128) of request b lie: the block-table entries (cache blocks) of this
- * thread's key rows and of its scale, one round trip of loads apart from the copies they
- * address. Held as the loaded entries, not as addresses, so nothing uses a loaded value until
- * the copies (mrt_ilw_keys_copy): computed here, each address would stall the thread on its
- * load right away, and the round trip would stand where the lookups are issued instead of
- * passing while other copies are issued and other passes are multiplied. */
-#define MRT_ILW_ROWS_A_THREAD (MRT_ILW_KEYS * 8 / MRT_IL_THREADS) /* 16-byte chunks a pass a thread */
+/* Where keys [js, js + 128) of request b come from (codes and scales; NULL: at or past j1,
+ * zeros): the block-table lookups, one round trip, apart from the copies they address, so
+ * the first pass's lookups can be in flight before the tile's other copies are issued. */
 struct mrt_ilw_keys_src {
-    int blk[MRT_ILW_ROWS_A_THREAD];
-    int sblk;
+    const uint8_t *row[MRT_ILW_KEYS * 8 / MRT_IL_THREADS];
+    const float *scale;
 };
 static __device__ __forceinline__ mrt_ilw_keys_src mrt_ilw_keys_find(const mrt_index_logits_args &a, int b, int js,
                                                                      int j1, int tid) {
     const int *bt = a.block_table + (long long)b * a.bpr;
     mrt_ilw_keys_src s;
 #pragma unroll
-    for (int q = 0; q < MRT_ILW_ROWS_A_THREAD; q++) {
-        const int j = js + ((tid + q * MRT_IL_THREADS) >> 3);
-        s.blk[q] = j < j1 ? bt[j / a.block_tokens] : 0;
+    for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) {
+        const int u = tid + q * MRT_IL_THREADS, j = js + (u >> 3);
+        s.row[q] = j < j1 ? mrt_il_key_row(a, bt, j) + (u & 7) * 16 : nullptr;
     }
-    s.sblk = tid < MRT_ILW_KEYS && js + tid < j1 ? bt[(js + tid) / a.block_tokens] : 0;
+    s.scale = tid < MRT_ILW_KEYS ? mrt_il_scale_src(a, bt, js + tid, j1) : nullptr;
     return s;
 }
-/* Starts copying keys [js, js + 128) (zeros at or past j1), whose blocks `s` holds, into key
- * buffer `A` and their scales into `ks` (the caller commits the group). */
-static __device__ __forceinline__ void mrt_ilw_keys_copy(const mrt_index_logits_args &a, const mrt_ilw_keys_src &s,
-                                                         int js, int j1, int tid, uint8_t *A, float *ks) {
+/* Starts copying the keys of `s` into key buffer `A` and their scales into `ks` (the caller
+ * commits the group). */
+static __device__ __forceinline__ void mrt_ilw_keys_copy(const mrt_ilw_keys_src &s, int tid, uint8_t *A, float *ks) {
 #pragma unroll
-    for (int q = 0; q < MRT_ILW_ROWS_A_THREAD; q++) {
-        const int u = tid + q * MRT_IL_THREADS, j = js + (u >> 3);
-        mrt_ilw_put(A, u >> 3, u & 7, j < j1 ? mrt_il_key_in(a, s.blk[q], j) + (u & 7) * 16 : nullptr);
+    for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) {
+        const int u = tid + q * MRT_IL_THREADS;
+        mrt_ilw_put(A, u >> 3, u & 7, s.row[q]);
     }
-    if (tid < MRT_ILW_KEYS) mrt_il_scale_copy(ks + tid, js + tid < j1 ? mrt_il_scale_in(a, s.sblk, js + tid) : nullptr);
+    if (tid < MRT_ILW_KEYS) mrt_il_scale_copy(ks + tid, s.scale);
 }
+static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits_args &a, int b, int js, int j1,
+                                                          int tid, uint8_t *A, float *ks) {
+    mrt_ilw_keys_copy(mrt_ilw_keys_find(a, b, js, j1, tid), tid, A, ks);
+}
+
 /* A group's logits, from each lane's partial sums s[token][key] (its 8 head columns a token,
  * keys rows r and r + 8, r = 16 w + lane / 4 of its warpgroup's 64) to the quad's totals, by a
  * reduce-scatter: lane q of a quad ends with the totals of token tl = q (TPG 4: both keys)
@@ -174,7 +168,6 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                                                 int tid, int g_lo = 0, int g_hi = 0x7fffffff) {
     typedef mrt_ilw_layout<STAGES, GROUPS> L;
     static_assert(TPG * 8 <= 128 && 128 % TPG == 0, "wgmma E1: 128 / TPG heads a token, a multiple of 8");
-    static_assert(STAGES >= 2, "wgmma E1: a pass copied while another is multiplied");
     constexpr int H = 128 / TPG;
     uint8_t *smem = (uint8_t *)(((uintptr_t)smem_in + 1023) & ~(uintptr_t)1023);
     uint8_t *A = smem + L::A_OFF, *B = smem + L::B_OFF;
@@ -199,17 +192,8 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
          * session 20 run 2, M=16 KV=8192): the step's E1 input -> computed 7.36 -> 7.14 us,
          * mega 80.07 / 80.09 -> 79.87 / 79.92; less than two round trips: most of the 3.4 us
          * a tile spends up to its first pass's keys (run 1, -DMRT_MEGA_IL_STOP=1) is not
-         * these loads' latency (not yet known what). (Until session 26 the lookups returned
-         * addresses, computed where they were issued, so a thread may have waited for them
-         * there, before the queries' copies.) */
-        /* kn: the lookups of the next pass to copy, issued a pass ahead of its copy, so that
-         * each pass's lookup round trip is in flight while earlier passes land and are
-         * multiplied instead of standing between them (a pass's copies cannot be issued
-         * before its lookups return: they are the copies' addresses). The second pass's
-         * lookups go out right after the first pass's copies (issued with the first pass's,
-         * before the queries' copies, they cost the tile 8 registers: 156 against 148, which
-         * in the megakernel's called tile are spills). */
-        mrt_ilw_keys_src k0 = {}, kn = {};
+         * these loads' latency (not yet known what). */
+        mrt_ilw_keys_src k0 = {};
         if (npass > 0) k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
         /* queries of groups g0 .. g0 + ng: column tl * H + h of group gi = token (g0 + gi) TPG + tl */
         for (int u = tid; u < ng * 128 * 8; u += MRT_IL_THREADS) {
@@ -231,27 +215,20 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
         }
         /* the queries' copies join the first pass's key group, so one wait covers both; one
          * group is committed per pass slot even when empty, so the wait count is constant */
-        if (npass > 0) mrt_ilw_keys_copy(a, k0, j0, j1, tid, A, ks_s);
-        if (npass > 1) kn = mrt_ilw_keys_find(a, b, j0 + MRT_ILW_KEYS, j1, tid);
+        if (npass > 0) mrt_ilw_keys_copy(k0, tid, A, ks_s);
         mrt_il_commit();
 #pragma unroll
         for (int q = 1; q < STAGES - 1; q++) {
-            if (q < npass) {
-                mrt_ilw_keys_copy(a, kn, j0 + q * MRT_ILW_KEYS, j1, tid, A + q * L::KEY_BYTES, ks_s + q * MRT_ILW_KEYS);
-                if (q + 1 < npass) kn = mrt_ilw_keys_find(a, b, j0 + (q + 1) * MRT_ILW_KEYS, j1, tid);
-            }
+            if (q < npass)
+                mrt_ilw_keys_issue(a, b, j0 + q * MRT_ILW_KEYS, j1, tid, A + q * L::KEY_BYTES, ks_s + q * MRT_ILW_KEYS);
             mrt_il_commit();
         }
         for (int p = 0; p < npass; p++) {
             const int js = j0 + p * MRT_ILW_KEYS, buf = p % STAGES, nb = (p + STAGES - 1) % STAGES;
             /* buffer nb was last read by pass p - 1, released by its closing barrier */
-            if (p + STAGES - 1 < npass) {
-                if (!MRT_ILW_LOOKAHEAD && p > 0) kn = mrt_ilw_keys_find(a, b, js + (STAGES - 1) * MRT_ILW_KEYS, j1, tid);
-                mrt_ilw_keys_copy(a, kn, js + (STAGES - 1) * MRT_ILW_KEYS, j1, tid, A + nb * L::KEY_BYTES,
-                                  ks_s + nb * MRT_ILW_KEYS);
-                if (MRT_ILW_LOOKAHEAD && p + STAGES < npass)
-                    kn = mrt_ilw_keys_find(a, b, js + STAGES * MRT_ILW_KEYS, j1, tid);
-            }
+            if (p + STAGES - 1 < npass)
+                mrt_ilw_keys_issue(a, b, js + (STAGES - 1) * MRT_ILW_KEYS, j1, tid, A + nb * L::KEY_BYTES,
+                                   ks_s + nb * MRT_ILW_KEYS);
             mrt_il_commit();
             asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory"); /* pass p's group landed */
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async / st.shared -> wgmma */
