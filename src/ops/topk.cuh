@@ -148,16 +148,16 @@ static __device__ __forceinline__ uint32_t mrt_topk_pass0(const float *src, int 
                 if (c.w) atomicAdd(&hist[c.w >> 20], 1u), nv++;
             }
         }
-    } else {
-        for (int i0 = tid; i0 < n; i0 += 4 * MRT_TOPK_LOADS * T) {
-            float v[4 * MRT_TOPK_LOADS];
+    } else { /* rows of any length or alignment (not GLM-5's): MRT_TOPK_LOADS scalars at a time */
+        for (int i0 = tid; i0 < n; i0 += MRT_TOPK_LOADS * T) {
+            float v[MRT_TOPK_LOADS];
 #pragma unroll
-            for (int u = 0; u < 4 * MRT_TOPK_LOADS; u++) {
+            for (int u = 0; u < MRT_TOPK_LOADS; u++) {
                 const int i = i0 + u * T;
                 v[u] = i < n ? src[i] : 0.0f;
             }
 #pragma unroll
-            for (int u = 0; u < 4 * MRT_TOPK_LOADS; u++) {
+            for (int u = 0; u < MRT_TOPK_LOADS; u++) {
                 const int i = i0 + u * T;
                 if (i >= n) break;
                 const uint32_t c = mrt_topk_key(v[u]);
