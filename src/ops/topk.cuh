@@ -27,7 +27,9 @@
  *
  * Where the one-CTA row's time goes (H200, 2026-11-29, M=16 kv=8192 k=2048, 9.52 us a kernel in
  * a CUDA graph, phases from the STOP variants): load + histogram ~1.9 us, digit search 0.9,
- * pass 1 2.4, the list 1.15, emit 2.5. Tried and measured slower (bench/RESULTS.md, session 6):
+ * pass 1 2.4, the list 1.15, emit 2.5. In the megakernel's step (384 threads, session 26 run
+ * 3, -DMRT_MEGA_TOPK_STOP, input -> computed): pass 0 3.46, search 0.76, pass 1 3.14, the
+ * list 1.50, emit 2.56 (11.42 a row). Tried and measured slower (bench/RESULTS.md, session 6):
  * a warp-aggregated histogram (__match_any_sync: 16.0 us), and an emit with coalesced stores
  * (a bitmap word per warp-step: 9.17 us here but 39.2 against 34.9 at M=64 kv=65536). */
 #ifndef MRT_TOPK_CUH
@@ -119,7 +121,14 @@ static __device__ __forceinline__ uint32_t mrt_topk_scan(uint32_t v, mrt_topk_sh
  * an iteration, the shared atomics in between keeping the next load from being issued early
  * (the PTX has each ld.global after the previous one's atom.shared): at 384 threads and
  * kv = 8192 that was six round trips a row. Counts commute, so the histogram, the count and the
- * cache are those of the one-at-a-time loop. vec: n a multiple of 4 and src 16-byte aligned. */
+ * cache are those of the one-at-a-time loop. vec: n a multiple of 4 and src 16-byte aligned.
+ * Measured (H200, session 26 runs 3-5, with the staged emit below; A B in one run): mega M=16
+ * KV=8192 70.54-70.63 -> 69.69-69.78 us (F1 input -> computed 12.3 -> 11.4 a row), 71.3 ->
+ * 70.3 in run 5, where 4 loads a batch measured 70.0-70.1 and 1 (the old order, staged emit
+ * only) 70.9; M=64 KV=65536 233.2 -> 228.2, M=128 KV=65536 391.0 -> 384.6. The unaligned
+ * path once loaded 4 x MRT_TOPK_LOADS scalars a batch: that build was 4 us slower at M=128
+ * KV=1024 (run 4), where a row loads one float4 a thread whatever the batch (F1 off the
+ * critical path, its own time unchanged, D2 later): the code's size, not its loads. */
 #ifndef MRT_TOPK_LOADS
 #define MRT_TOPK_LOADS 8 /* float4 loads in flight a thread (kv <= 12288 at 384 threads: one batch) */
 #endif
@@ -309,7 +318,9 @@ static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, ui
  * and then out in whole rows, a warp's store one 128-byte line; stored straight, a warp's
  * store touches a sector a thread (each thread its own run of out), ~8 such stores a thread
  * at k = 2048 (the standalone register row stages the same way: 7.16 -> 6.73 us a launch,
- * H200 session 9). Ends with a barrier (the next row reuses shared memory). */
+ * H200 session 9). In the megakernel (H200, session 26 run 2, with pass 0's batched loads):
+ * M=16 KV=8192 70.71 / 70.71 us against 71.15 / 71.19 stored straight. Ends with a barrier
+ * (the next row reuses shared memory). */
 #ifndef MRT_TOPK_STAGE_EMIT
 #define MRT_TOPK_STAGE_EMIT 1
 #endif
