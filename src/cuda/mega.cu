@@ -147,6 +147,11 @@ static __device__ __forceinline__ void mrt_mega_il_tile(const mrt_mega_op &o, co
 static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     mrt_mega_il_tile<8>(o, pl, smem);
 }
+/* -DMRT_MEGA_IL_EARLY_LOOKUP (below): the wgmma tile's only (the mma.sync tiles do not wait) */
+#if defined(MRT_E1_MMA_SYNC) || !defined(MRT_MEGA_IL_EARLY_LOOKUP)
+#undef MRT_MEGA_IL_EARLY_LOOKUP
+#define MRT_MEGA_IL_EARLY_LOOKUP 0
+#endif
 #ifndef MRT_E1_MMA_SYNC
 /* -DMRT_MEGA_IL_STOP=N (diagnostic builds, logits incomplete): wgmma E1 tiles stop after
  * phase N of mrt_index_logits_tile_wg (1 the queries' and keys' loads, 2 the wgmmas, 3 the
@@ -168,9 +173,6 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
  * visible -> input 2.2 us). Session 24's keys-first waited on the lookups before polling
  * (they were addresses, computed where issued) and reached its input later; here nothing
  * uses them before the wait is over (mrt_ilw_blocks, index_logits_wg.cuh). */
-#ifndef MRT_MEGA_IL_EARLY_LOOKUP
-#define MRT_MEGA_IL_EARLY_LOOKUP 0
-#endif
 #if MRT_MEGA_IL_EARLY_LOOKUP /* the call passes the wait only then: the default build's code is the one it was */
 #define MRT_MEGA_IL_WAIT_PARAM , const mrt_mega_wait &wait
 #define MRT_MEGA_IL_WAIT_ARG , wait
