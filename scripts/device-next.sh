@@ -9,13 +9,17 @@
 # block-table lookups before it waits for its events; compile-checked, the default build's
 # PTX unchanged): its test_mega_prefix, the A B against the default, a trace; serial / cmp /
 # mega with the read; the sanitizers on the reduced step (the final tree, then racecheck of
-# the switch); the 12-shape sweep of the default until the time is spent.
+# the switch); F1's pass 0 with and without its shared atomics (-DMRT_MEGA_TOPK_STOP=1, and
+# with -DMRT_TOPK_DIAG_NO_HIST: the trace's F1 input -> computed of each); the 12-shape sweep
+# of the default until the time is spent.
 # Run: timeout 590 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant early -DMRT_MEGA_IL_EARLY_LOOKUP=1 "megartp tests/gpu/test_mega_prefix" &
 build_variant san "$SAN" tests/gpu/test_mega_prefix &
 build_variant esan "$SAN -DMRT_MEGA_IL_EARLY_LOOKUP=1" tests/gpu/test_mega_prefix &
+build_variant stop1 -DMRT_MEGA_TOPK_STOP=1 megartp &
+build_variant stop1nh "-DMRT_MEGA_TOPK_STOP=1 -DMRT_TOPK_DIAG_NO_HIST" megartp &
 build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega build/tests/gpu/test_serial \
     build/tests/gpu/test_index_ops
 wait
@@ -34,6 +38,8 @@ for sh in "16 2 8192" "16 2 8192" "64 2 8192" "128 2 8192" "128 2 1024" "16 2 65
     mega_at build-early early "$sh"
 done
 mega_trace build-early early-16-8192 | grep -E "^  [A-F][0-9] |critical"
+mega_trace build-stop1 stop1-16-8192 | grep -E "^  F1 "
+mega_trace build-stop1nh stop1nh-16-8192 | grep -E "^  F1 "
 step_shapes serial,cmp,mega build "16 2 8192"
 echo "t=$((SECONDS - t0)) s"
 [ $((SECONDS - t0)) -lt 420 ] && mega_tiny_sanitize 100 build-san final

@@ -132,6 +132,15 @@ static __device__ __forceinline__ uint32_t mrt_topk_scan(uint32_t v, mrt_topk_sh
 #ifndef MRT_TOPK_LOADS
 #define MRT_TOPK_LOADS 8 /* float4 loads in flight a thread (kv <= 12288 at 384 threads: one batch) */
 #endif
+/* -DMRT_TOPK_DIAG_NO_HIST (diagnostic builds with -DMRT_MEGA_TOPK_STOP=1 only: the histogram
+ * stays zero, so nothing after pass 0 is right): pass 0 without its shared atomics, the
+ * loads, conversions and cache stores kept, so that against the plain STOP=1 build the trace
+ * shows what the atomics cost (whether a warp's keys landing in few bins serialize them). */
+#ifdef MRT_TOPK_DIAG_NO_HIST
+#define MRT_TOPK_COUNT(h, c) ((void)(h), (void)(c))
+#else
+#define MRT_TOPK_COUNT(h, c) atomicAdd(&(h)[(c) >> 20], 1u)
+#endif
 template <int T>
 static __device__ __forceinline__ uint32_t mrt_topk_pass0(const float *src, int n, bool vec, uint32_t *cache,
                                                           bool cached, uint32_t *hist, int tid) {
@@ -151,10 +160,10 @@ static __device__ __forceinline__ uint32_t mrt_topk_pass0(const float *src, int 
                 const uint4 c = make_uint4(mrt_topk_key(v[u].x), mrt_topk_key(v[u].y), mrt_topk_key(v[u].z),
                                            mrt_topk_key(v[u].w));
                 if (cached) ((uint4 *)cache)[i] = c;
-                if (c.x) atomicAdd(&hist[c.x >> 20], 1u), nv++;
-                if (c.y) atomicAdd(&hist[c.y >> 20], 1u), nv++;
-                if (c.z) atomicAdd(&hist[c.z >> 20], 1u), nv++;
-                if (c.w) atomicAdd(&hist[c.w >> 20], 1u), nv++;
+                if (c.x) MRT_TOPK_COUNT(hist, c.x), nv++;
+                if (c.y) MRT_TOPK_COUNT(hist, c.y), nv++;
+                if (c.z) MRT_TOPK_COUNT(hist, c.z), nv++;
+                if (c.w) MRT_TOPK_COUNT(hist, c.w), nv++;
             }
         }
     } else { /* rows of any length or alignment (not GLM-5's): MRT_TOPK_LOADS scalars at a time */
@@ -171,7 +180,7 @@ static __device__ __forceinline__ uint32_t mrt_topk_pass0(const float *src, int 
                 if (i >= n) break;
                 const uint32_t c = mrt_topk_key(v[u]);
                 if (cached) cache[i] = c;
-                if (c) atomicAdd(&hist[c >> 20], 1u), nv++;
+                if (c) MRT_TOPK_COUNT(hist, c), nv++;
             }
         }
     }
