@@ -328,11 +328,9 @@ static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, ui
  * store touches a sector a thread (each thread its own run of out), ~8 such stores a thread
  * at k = 2048 (the standalone register row stages the same way: 7.16 -> 6.73 us a launch,
  * H200 session 9). In the megakernel (H200, session 26 run 2, with pass 0's batched loads):
- * M=16 KV=8192 70.71 / 70.71 us against 71.15 / 71.19 stored straight. Ends with a barrier
+ * M=16 KV=8192 70.71 / 70.71 us against 71.15 / 71.19 stored straight (the switch that
+ * measured it, MRT_TOPK_STAGE_EMIT=0, is gone). Ends with a barrier
  * (the next row reuses shared memory). */
-#ifndef MRT_TOPK_STAGE_EMIT
-#define MRT_TOPK_STAGE_EMIT 1
-#endif
 template <int T>
 static __device__ __forceinline__ void mrt_topk_emit(const uint32_t *sel, const uint32_t *tie, int W, uint32_t need,
                                                      uint32_t taken, int k, int *out, int *stage, mrt_topk_shared *sh,
@@ -344,7 +342,7 @@ static __device__ __forceinline__ void mrt_topk_emit(const uint32_t *sel, const 
     mrt_topk_bar<T>(); /* wsum is rewritten by the next scan */
     const uint32_t et = mrt_topk_scan<T>(ct, sh, &tt, tid);
     uint32_t pos = es + min(et, need), ties = need > et ? need - et : 0u; /* ties this run may take */
-    const bool staged = MRT_TOPK_STAGE_EMIT && stage && taken <= MRT_TOPK_NB; /* uniform */
+    const bool staged = stage && taken <= MRT_TOPK_NB; /* uniform */
     int *dst = staged ? stage : out;
     for (int w = w0; w < w1; w++) {
         uint32_t m = sel[w], t = tie[w];
