@@ -239,15 +239,11 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
          * a tile spends up to its first pass's keys (run 1, -DMRT_MEGA_IL_STOP=1) is not
          * these loads' latency (not yet known what). */
         mrt_ilw_keys_src k0 = {};
-        if constexpr (Pre::ACTIVE) {
-            if (g0 == g_lo) { /* the inputs not yet waited for: the lookups go out first */
-                mrt_ilw_blocks e = {};
-                if (npass > 0) e = mrt_ilw_blocks_find(a, b, j0, j1, tid);
-                pre(tid);
-                if (npass > 0) k0 = mrt_ilw_keys_at(a, e, j0, j1, tid);
-            } else if (npass > 0) {
-                k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
-            }
+        if (Pre::ACTIVE && g0 == g_lo) { /* the inputs not yet waited for: the lookups go out first */
+            mrt_ilw_blocks e = {};
+            if (npass > 0) e = mrt_ilw_blocks_find(a, b, j0, j1, tid);
+            pre(tid);
+            if (npass > 0) k0 = mrt_ilw_keys_at(a, e, j0, j1, tid);
         } else if (npass > 0) {
             k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
         }
