@@ -117,6 +117,17 @@ run_backends() {
     done
 }
 
+# same_bytes REFERENCE: test_serial's digest lines (its log, $O/test_serial.log) into
+# $O/digests.txt, compared with REFERENCE (a file of the same lines from an earlier tree);
+# then run_backends serial cmp mega and how many of them print each output digest (the
+# three must print one).
+same_bytes() {
+    grep "serial digest" "$O/test_serial.log" > "$O/digests.txt"
+    echo "digests: $(wc -l < "$O/digests.txt") lines; against $1: $(diff -q "$1" "$O/digests.txt" > /dev/null && echo same || echo DIFFER)"
+    run_backends serial cmp mega
+    grep -h "output digest" "$O"/run-*.txt | sort | uniq -c
+}
+
 # cp_bench BUILD_DIR...: megartp bench glm5-prefix --modes serial,mega --policy critical-path
 # from each build folder (log $O/bench-cp-<dir>.md); prints the step lines.
 cp_bench() {
