@@ -147,11 +147,6 @@ static __device__ __forceinline__ void mrt_mega_il_tile(const mrt_mega_op &o, co
 static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     mrt_mega_il_tile<8>(o, pl, smem);
 }
-/* -DMRT_MEGA_IL_EARLY_LOOKUP (below): the wgmma tile's only (the mma.sync tiles do not wait) */
-#if defined(MRT_E1_MMA_SYNC) || !defined(MRT_MEGA_IL_EARLY_LOOKUP)
-#undef MRT_MEGA_IL_EARLY_LOOKUP
-#define MRT_MEGA_IL_EARLY_LOOKUP 0
-#endif
 #ifndef MRT_E1_MMA_SYNC
 /* -DMRT_MEGA_IL_STOP=N (diagnostic builds, logits incomplete): wgmma E1 tiles stop after
  * phase N of mrt_index_logits_tile_wg (1 the queries' and keys' loads, 2 the wgmmas, 3 the
@@ -166,47 +161,19 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
  * blocks still overlap, session 19), and it is still faster:
  * with the GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body)
  * the step measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
-/* -DMRT_MEGA_IL_EARLY_LOOKUP=1 (prepared in session 26, not yet run): the wgmma E1 tile
- * waits for its events itself, after issuing its first pass's block-table lookups, so their
- * round trip (~2.5 us under the step's load, session 24) passes while the tile waits for D1:
- * a tile is reached 2-4 us before its input at M=16 KV=8192 (session 26 run 3's trace:
- * visible -> input 2.2 us). Session 24's keys-first waited on the lookups before polling
- * (they were addresses, computed where issued) and reached its input later; here nothing
- * uses them before the wait is over (mrt_ilw_blocks, index_logits_wg.cuh). */
-#if MRT_MEGA_IL_EARLY_LOOKUP /* the call passes the wait only then: the default build's code is the one it was */
-#define MRT_MEGA_IL_WAIT_PARAM , const mrt_mega_wait &wait
-#define MRT_MEGA_IL_WAIT_ARG , wait
-#else
-#define MRT_MEGA_IL_WAIT_PARAM
-#define MRT_MEGA_IL_WAIT_ARG
-#endif
-/* the event wait of the body (warp 0 polls, fences), then the tile's 256 threads meet */
-struct mrt_mega_il_pre {
-    static constexpr bool ACTIVE = true;
-    const mrt_mega_wait &wait;
-    __device__ __forceinline__ void operator()(int tid) const {
-        if (tid < 32) wait(tid);
-        mrt_il_bar();
-    }
-};
 #ifdef MRT_MEGA_INLINE_E1 /* experiment: the wgmma E1 tile inlined in the kernel body */
 static __device__ __forceinline__
 #else
 static __device__ __noinline__
 #endif
-    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem MRT_MEGA_IL_WAIT_PARAM) {
+    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_IL_THREADS) return;
-#if MRT_MEGA_IL_EARLY_LOOKUP
-    const mrt_mega_il_pre pre = {wait};
-#else
-    const mrt_ilw_no_pre pre;
-#endif
     if (o.il.heads == 32)
-        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, pre);
+        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(o.il, (int)pl[0], (int)pl[1],
+                                                                                           (int)pl[2], smem, (int)threadIdx.x);
     else
-        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, pre);
+        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(o.il, (int)pl[0], (int)pl[1],
+                                                                                           (int)pl[2], smem, (int)threadIdx.x);
 }
 #endif
 
@@ -348,15 +315,10 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         const bool gemm = opcode == MRT_OPC_GEMM_FP8 || opcode == MRT_OPC_GEMM_BF16 || opcode == MRT_OPC_BMM_BF16;
         unsigned long long *ph = TRACE ? a.stamps + ((size_t)blockIdx.x * a.max_len + slot) * MRT_PH_COUNT : NULL;
         const mrt_mega_wait wait = {a.events, w, epoch, nwait, a.diag, (unsigned)slot, ph};
-        /* -DMRT_MEGA_IL_EARLY_LOOKUP: the wgmma E1 tile waits itself (mrt_mega_il_pre) */
-        const bool self_wait = MRT_MEGA_IL_EARLY_LOOKUP && opcode == MRT_OPC_INDEX_LOGITS &&
-                               (op.il.heads == 32 || op.il.heads == 64);
         if (!gemm) {
             mrt_mega_stamp<TRACE>(a, slot, MRT_PH_WEIGHTS); /* no weights to prefetch */
-            if (!self_wait) {
-                if (threadIdx.x < 32) wait(threadIdx.x);
-                __syncthreads(); /* acquire by thread 0, then the barrier: every thread reads after it */
-            }
+            if (threadIdx.x < 32) wait(threadIdx.x);
+            __syncthreads(); /* acquire by thread 0, then the barrier: every thread reads after it */
         }
         const mrt_mega_op &o = op, &og = a.ops[w[1]]; /* og: the TMA descriptors (global memory) */
         const uint32_t *pl = w + 24;
@@ -369,7 +331,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         case MRT_OPC_BMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
         case MRT_OPC_INDEX_LOGITS:
 #ifndef MRT_E1_MMA_SYNC /* the mma.sync tile only as a call: no E1 code inlined in the kernel body */
-            if (o.il.heads == 32 || o.il.heads == 64) mrt_mega_il_tile_wg(o, pl, smem MRT_MEGA_IL_WAIT_ARG);
+            if (o.il.heads == 32 || o.il.heads == 64) mrt_mega_il_tile_wg(o, pl, smem);
             else mrt_mega_il_tile8(o, pl, smem);
 #else
             if (o.il.heads <= 32) mrt_mega_il_tile<4>(o, pl, smem);

@@ -118,21 +118,15 @@ static __device__ __forceinline__ void mrt_il_cp_async4(void *dst, const void *s
 
 /* Key j of request b's cache (bt = its block-table row): its 128 codes, and the copy of its
  * scale into *dst (cp.async; 0 when j is at or past j1). The tiles of index_logits.cuh and
- * index_logits_wg.cuh address the cache only through these; the _in forms take key j's cache
- * block (bt's entry) already looked up. */
-static __device__ __forceinline__ const uint8_t *mrt_il_key_in(const mrt_index_logits_args &a, int blk, int j) {
-    return a.cache + (long long)blk * a.block_bytes + (long long)(j % a.block_tokens) * MRT_IL_DIM;
-}
-static __device__ __forceinline__ const float *mrt_il_scale_in(const mrt_index_logits_args &a, int blk, int j) {
-    return (const float *)(a.cache + (long long)blk * a.block_bytes + (long long)a.block_tokens * MRT_IL_DIM +
-                           (j % a.block_tokens) * 4);
-}
+ * index_logits_wg.cuh address the cache only through these two. */
 static __device__ __forceinline__ const uint8_t *mrt_il_key_row(const mrt_index_logits_args &a, const int *bt, int j) {
-    return mrt_il_key_in(a, bt[j / a.block_tokens], j);
+    return a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes + (long long)(j % a.block_tokens) * MRT_IL_DIM;
 }
 static __device__ __forceinline__ const float *mrt_il_scale_src(const mrt_index_logits_args &a, const int *bt, int j,
                                                                  int j1) {
-    return j < j1 ? mrt_il_scale_in(a, bt[j / a.block_tokens], j) : nullptr;
+    if (j >= j1) return nullptr;
+    const uint8_t *blk = a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes;
+    return (const float *)(blk + (long long)a.block_tokens * MRT_IL_DIM + (j % a.block_tokens) * 4);
 }
 static __device__ __forceinline__ void mrt_il_scale_copy(float *dst, const float *src) {
     if (src) mrt_il_cp_async4(dst, src);

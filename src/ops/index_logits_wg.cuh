@@ -69,44 +69,11 @@ static __device__ __forceinline__ void mrt_ilw_put(uint8_t *ops, int r, int c, c
 
 /* Where keys [js, js + 128) of request b come from (codes and scales; NULL: at or past j1,
  * zeros): the block-table lookups, one round trip, apart from the copies they address, so
- * the first pass's lookups can be in flight before the tile's other copies are issued.
- * mrt_ilw_keys_find looks up and makes the addresses (a thread waits for its lookups there);
- * a self-waiting tile's first pass (below) splits that: mrt_ilw_blocks_find issues the
- * lookups (the loaded entries: nothing uses them yet), mrt_ilw_keys_at makes the addresses. */
-struct mrt_ilw_blocks {
-    int blk[MRT_ILW_KEYS * 8 / MRT_IL_THREADS];
-    int sblk;
-};
+ * the first pass's lookups can be in flight before the tile's other copies are issued. */
 struct mrt_ilw_keys_src {
     const uint8_t *row[MRT_ILW_KEYS * 8 / MRT_IL_THREADS];
     const float *scale;
 };
-static __device__ __forceinline__ mrt_ilw_blocks mrt_ilw_blocks_find(const mrt_index_logits_args &a, int b, int js,
-                                                                     int j1, int tid) {
-    const int *bt = a.block_table + (long long)b * a.bpr;
-    mrt_ilw_blocks e;
-#pragma unroll
-    for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) {
-        const int j = js + ((tid + q * MRT_IL_THREADS) >> 3);
-        e.blk[q] = j < j1 ? bt[j / a.block_tokens] : 0;
-    }
-    e.sblk = tid < MRT_ILW_KEYS && js + tid < j1 ? bt[(js + tid) / a.block_tokens] : 0;
-    return e;
-}
-static __device__ __forceinline__ mrt_ilw_keys_src mrt_ilw_keys_at(const mrt_index_logits_args &a,
-                                                                   const mrt_ilw_blocks &e, int js, int j1, int tid) {
-    mrt_ilw_keys_src s;
-#pragma unroll
-    for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) {
-        const int u = tid + q * MRT_IL_THREADS, j = js + (u >> 3);
-        s.row[q] = j < j1 ? mrt_il_key_in(a, e.blk[q], j) + (u & 7) * 16 : nullptr;
-    }
-    s.scale = tid < MRT_ILW_KEYS && js + tid < j1 ? mrt_il_scale_in(a, e.sblk, js + tid) : nullptr;
-    return s;
-}
-/* (Not mrt_ilw_keys_at of mrt_ilw_blocks_find: the same addresses, but that form compiles
- * the tile differently, and session 26's held-entries tile, run 2, lost 1 us a task to a
- * change of this kind, unexplained. The default tile keeps this code.) */
 static __device__ __forceinline__ mrt_ilw_keys_src mrt_ilw_keys_find(const mrt_index_logits_args &a, int b, int js,
                                                                      int j1, int tid) {
     const int *bt = a.block_table + (long long)b * a.bpr;
@@ -133,18 +100,6 @@ static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits
                                                           int tid, uint8_t *A, float *ks) {
     mrt_ilw_keys_copy(mrt_ilw_keys_find(a, b, js, j1, tid), tid, A, ks);
 }
-
-/* Work a tile may do before its inputs are ready: `Pre` waits for them (all of the tile's
- * threads call it; it returns once every one of them may read them). The default, for the
- * standalone kernels, whose launch has waited: nothing, and the tile's code is the one it
- * was. The megakernel's -DMRT_MEGA_IL_EARLY_LOOKUP passes its event wait (mega.cu): the
- * tile then issues its first pass's block-table lookups (host data: no event guards them)
- * before waiting, as loaded entries that nothing uses until the wait is over, so their
- * round trip passes during the wait instead of after it. */
-struct mrt_ilw_no_pre {
-    static constexpr bool ACTIVE = false;
-    __device__ __forceinline__ void operator()(int) const {}
-};
 
 /* A group's logits, from each lane's partial sums s[token][key] (its 8 head columns a token,
  * keys rows r and r + 8, r = 16 w + lane / 4 of its warpgroup's 64) to the quad's totals, by a
@@ -208,9 +163,9 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
  * epilogue with the next group's MMAs needs a second accumulator (1 CTA an SM). */
 /* (STOP's early continues leave loops unreachable: nvcc's warning 128 is silenced here.) */
 #pragma nv_diag_suppress 128
-template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS, class Pre = mrt_ilw_no_pre>
+template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
-                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff, const Pre &pre = Pre()) {
+                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff) {
     typedef mrt_ilw_layout<STAGES, GROUPS> L;
     static_assert(TPG * 8 <= 128 && 128 % TPG == 0, "wgmma E1: 128 / TPG heads a token, a multiple of 8");
     constexpr int H = 128 / TPG;
@@ -239,14 +194,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
          * a tile spends up to its first pass's keys (run 1, -DMRT_MEGA_IL_STOP=1) is not
          * these loads' latency (not yet known what). */
         mrt_ilw_keys_src k0 = {};
-        if (Pre::ACTIVE && g0 == g_lo) { /* the inputs not yet waited for: the lookups go out first */
-            mrt_ilw_blocks e = {};
-            if (npass > 0) e = mrt_ilw_blocks_find(a, b, j0, j1, tid);
-            pre(tid);
-            if (npass > 0) k0 = mrt_ilw_keys_at(a, e, j0, j1, tid);
-        } else if (npass > 0) {
-            k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
-        }
+        if (npass > 0) k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
         /* queries of groups g0 .. g0 + ng: column tl * H + h of group gi = token (g0 + gi) TPG + tl */
         for (int u = tid; u < ng * 128 * 8; u += MRT_IL_THREADS) {
             const int gi = u >> 10, col = (u >> 3) & 127, c = u & 7;
@@ -345,8 +293,6 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                            * the queries, weights and positions (next group chunk) are rewritten */
         }
     }
-    if constexpr (Pre::ACTIVE)
-        if (g_lo >= ngroups) pre(tid); /* no group ran (none of GLM-5's tiles): the wait still comes first */
 }
 #pragma nv_diag_default 128
 
