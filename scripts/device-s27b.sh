@@ -7,6 +7,8 @@
 #   scan -DMRT_TOPK_EMIT_ONE_SCAN=1 F1's emit: one packed scan instead of two (topk.cuh)
 #   all  the three together: its test_mega_prefix (mega = serial bytes) and test_index_ops --quick
 # then traces (default, all) and the long-context shapes for pf.
+# The three switches were measured (bench/RESULTS.md session 27 run 2), not taken, and never
+# committed: this script records what ran; the tree no longer builds them.
 # Run: git archive e45e1a1 -o old.tar; timeout 560 bash scripts/device-s27b.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS

@@ -1,12 +1,12 @@
 /* The persistent megakernel (issue [E]; docs/MEGAKERNEL.md): one co-resident CTA per worker
  * queue (cooperative launch), 384 threads, interpreting the plan's encoded instructions in
  * queue order with the event protocol of DESIGN.md section 3:
- *   wait:    one lane polls each event counter (ld.relaxed.gpu) until it reaches
+ *   wait:    one lane polls each event counter (ld.acquire.gpu) until it reaches
  *            threshold * epoch (counters are never reset: replay needs no reset launch),
  *            bounded by clock64; past the bound it records worker, slot, task, event,
  *            expected and seen in the host-mapped watchdog buffer and traps; then
- *            fence.acq_rel.gpu (the acquire) and fence.proxy.async.global (TMA reads of
- *            producer data follow). GEMM tiles wait in
+ *            fence.proxy.async.global (TMA reads of producer data follow; until session 27
+ *            relaxed polls and a fence.acq_rel.gpu: mega_gemm.cuh). GEMM tiles wait in
  *            their activation loader only, so their weights stream meanwhile; other
  *            ops wait before they start (thread 0, then a CTA barrier).
  *   run:     A0 rows, GEMM tiles (src/cuda/mega_gemm.cuh), E1 tiles, F1 rows: the device

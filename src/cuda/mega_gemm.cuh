@@ -28,16 +28,26 @@
 #endif
 
 /* An instruction's event waits, run by one warp (lane j spins on event j, nwait <=
- * MRT_MAX_WAITS; the warp leaves together): ld.relaxed.gpu until each counter reaches
+ * MRT_MAX_WAITS; the warp leaves together): ld.acquire.gpu until each counter reaches
  * threshold * epoch (compared modulo 2^32), bounded by half of MRT_SPIN_LIMIT_CYCLES, below
  * the GEMM tile watchdog's (past the bound: a watchdog record naming worker, instruction,
- * task, event, expected and seen, then a trap); then the warp's fence.acq_rel.gpu (with the
- * relaxed reads that saw the counts, PTX's acquire pattern) and
- * fence.proxy.async.global (TMA reads of the producers' data follow). Relaxed polls because
- * an ld.acquire.gpu is a load plus an invalidation of the SM's whole L1 (CCTL.IVALL in the
- * SASS): polled, it emptied the L1 under the CTA's other warps once per poll. GEMM tiles
- * call it from the activation loader only, so weights stream meanwhile; it stamps "input
- * ready" (traced kernels) from the activation loader's warp. */
+ * task, event, expected and seen, then a trap); then __syncwarp and the warp's
+ * fence.proxy.async.global (TMA reads of the producers' data follow). The acquire that reads
+ * a count synchronizes with every signal the count holds: each signal is a red.release, and
+ * the later adds on the counter continue its release sequence; __syncwarp carries it to the
+ * warp's other lanes, the CTA barrier or the tile's full barrier to the rest.
+ * Until session 27 the polls were ld.relaxed.gpu and the acquire a fence.acq_rel.gpu after
+ * them (an ld.acquire is a load plus an invalidation of the SM's L1, CCTL.IVALL, once per
+ * poll; that mattered while the ops' arguments were read from global memory). That fence
+ * waited ~1.1-1.5 us in a GEMM tile's activation loader, its tile's weight loads in flight,
+ * and ~0.4 us in E1's and F1's waits (H200, session 27 runs 4-5: the trace's weights ->
+ * input of tiles reached after their input, with -DMRT_MEGA_WAIT_PROBE, and with the acquire
+ * fence alone and the proxy fence alone: 1.60-1.70 against 0.48-0.58 us for D0 / D2, the
+ * proxy fence cheap). Acquire polls, run 5, A B in one run: M=16 KV=8192 69.86 / 69.99 ->
+ * 67.83 / 67.79 us, M=1 KV=8192 65.55 -> 62.87, M=64 KV=8192 114.73 -> 111.32, M=128
+ * KV=1024 171.63 -> 166.32, M=16 KV=65536 125.87 -> 121.74; mega = serial bytes
+ * (test_mega_prefix). GEMM tiles call it from the activation loader only, so weights stream
+ * meanwhile; it stamps "input ready" (traced kernels) from the activation loader's warp. */
 /* Counters (events, tickets) 128 bytes apart: one L2 line each, so the CTAs polling one event
  * do not contend with the atomics on its neighbours (HOPPER_NOTES: counters sharing lines). */
 #define MRT_MEGA_CTR_STRIDE 32
@@ -60,8 +70,15 @@ struct mrt_mega_wait {
          * 79.92 us, M=64 and M=128 faster too, against lane 0 polling them in turn) */
         if ((unsigned)lane < nwait) spin((unsigned)lane);
         __syncwarp();
-        if (nwait) asm volatile("fence.acq_rel.gpu;\n\tfence.proxy.async.global;" ::: "memory");
+#ifdef MRT_MEGA_WAIT_PROBE /* diagnostic: "input ready" before the proxy fence, so that against
+                              the default the trace's weights -> input shows what it costs
+                              (session 27 run 4 measured the two fences of then with it) */
         if (lane == 0 && ph && (threadIdx.x >> 5) <= 1) ph[MRT_PH_INPUT] = mrt_globaltimer();
+#endif
+        if (nwait) asm volatile("fence.proxy.async.global;" ::: "memory"); /* TMA reads of producer data follow */
+#ifndef MRT_MEGA_WAIT_PROBE
+        if (lane == 0 && ph && (threadIdx.x >> 5) <= 1) ph[MRT_PH_INPUT] = mrt_globaltimer();
+#endif
         __syncwarp();
     }
     __device__ __forceinline__ void spin(unsigned j) const {
@@ -70,7 +87,7 @@ struct mrt_mega_wait {
         unsigned seen;
         long long t0 = clock64();
         for (;;) {
-            asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ctr) : "memory");
+            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ctr) : "memory");
             if ((int)(seen - target) >= 0) break;
             /* half the GEMM tile watchdog's bound: a tile waiting here is named by the event
              * it misses, not only as a tile that did not start */
@@ -117,6 +134,15 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
  * C7510 at TN 16, 5 WARPGROUP.DEPBAR against 24): 96.5-96.7 against 95.1-95.7, every tile's
  * input -> computed unchanged (session 13 run 5, 8d761f4); ptxas ignored some of those
  * setmaxnreg at TN 64 (C7507) and the step hung there until the watchdog (run 4). */
+/* -DMRT_MEGA_PRO_PROBE=N (diagnostic builds, session 27): a traced GEMM tile's "weights
+ * issued" stamp moves to its prologue, by thread 0: 1 at the tile's entry, 2 after its
+ * barriers' init (mbarrier.init, fence.mbarrier_init), 3 after the CTA barrier that follows;
+ * against the default (warp 2, just before its first weight load) the trace's visible ->
+ * weights splits the ~1.5 us a GEMM tile takes from being reached to its first weight load
+ * (session 27 run 3's trace: D1 1.63, D0 1.60, D2 1.44 us median; E1, F1, A0 0.22). */
+#ifndef MRT_MEGA_PRO_PROBE
+#define MRT_MEGA_PRO_PROBE 0
+#endif
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op &o, const CUtensorMap *tw,
                                                                const CUtensorMap *tx, const uint32_t *pl,
@@ -135,11 +161,20 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
     mrt_mega_out epi = {o.out, m1, n1, KIND == MRT_GEMM_FP8 && o.fused_q_b ? &o.qbf : NULL};
     epi.s.out = (uint8_t *)o.out.out + (size_t)t.split * o.plane * (o.out.f32 ? 4 : 2);
+#if MRT_MEGA_PRO_PROBE == 1
+    if (ph && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
+#endif
     if (threadIdx.x == 0) {
         mrt_gemm_controller_init<KIND>(bars, a.stages, 0);
         for (int i = 0; i < 4; i++) pr.set(i, 0);
+#if MRT_MEGA_PRO_PROBE == 2
+        if (ph) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
+#endif
     }
     __syncthreads();
+#if MRT_MEGA_PRO_PROBE == 3
+    if (ph && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
+#endif
     if (warp == 0) {
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
     } else if (warp == 1) {
@@ -157,7 +192,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
         }
         __syncwarp();
 #endif
-        if (ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
+        if (!MRT_MEGA_PRO_PROBE && ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
