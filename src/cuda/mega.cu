@@ -103,16 +103,22 @@ static __device__ __forceinline__ void mrt_mega_gemm(const mrt_mega_op &o, const
 #endif
 /* One thread: true once every member of the group has taken its ticket (count >= target,
  * modulo 2^32; relaxed polls, then the acquire), false after MRT_MEGA_HELP_NS. */
-static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned target) {
+static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned target) { /* MRT_MEGA_GROUP_ACQUIRE: mega_gemm.cuh */
     const unsigned long long t0 = mrt_globaltimer();
     for (;;) {
         unsigned seen;
+#if MRT_MEGA_GROUP_ACQUIRE
+        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ticket) : "memory");
+#else
         asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ticket) : "memory");
+#endif
         if ((int)(seen - target) >= 0) break;
         if (mrt_globaltimer() - t0 > MRT_MEGA_HELP_NS) return false;
         __nanosleep(MRT_MEGA_HELP_POLL_NS);
     }
+#if !MRT_MEGA_GROUP_ACQUIRE
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#endif
     return true;
 }
 

@@ -48,6 +48,16 @@
  * KV=1024 171.63 -> 166.32, M=16 KV=65536 125.87 -> 121.74; mega = serial bytes
  * (test_mega_prefix). GEMM tiles call it from the activation loader only, so weights stream
  * meanwhile; it stamps "input ready" (traced kernels) from the activation loader's warp. */
+/* -DMRT_MEGA_GROUP_ACQUIRE=1 (prepared in session 27, compile-checked, not yet run): the
+ * group waits acquire as the event waits do since session 27 (mega_gemm.cuh): the helpers'
+ * ticket polls are ld.acquire.gpu with no fence.acq_rel.gpu after them, and the group that
+ * completes a finalization's last job acquires with an ld.acquire.gpu of the done count (it
+ * reads at least its own add, the last of every other group's release sequence) instead of
+ * the fence (mrt_mega_finalize_claimed; the ticket polls: mega.cu's mrt_mega_group_ready). The fence cost ~1.1-1.5 us in a GEMM tile's event
+ * wait; these two are on B0's and D1's finalizations, on the critical path. */
+#ifndef MRT_MEGA_GROUP_ACQUIRE
+#define MRT_MEGA_GROUP_ACQUIRE 0
+#endif
 /* Counters (events, tickets) 128 bytes apart: one L2 line each, so the CTAs polling one event
  * do not contend with the atomics on its neighbours (HOPPER_NOTES: counters sharing lines). */
 #define MRT_MEGA_CTR_STRIDE 32
@@ -462,7 +472,11 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
             asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(prev_done) : "l"(c.done) : "memory");
         pending = true;
     }
+#if MRT_MEGA_GROUP_ACQUIRE
+    if (completed) asm volatile("{\n\t.reg .u32 t;\n\tld.acquire.gpu.global.u32 t, [%0];\n\t}" ::"l"(c.done) : "memory");
+#else
     if (completed) asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#endif
     return completed;
 }
 
