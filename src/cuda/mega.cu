@@ -103,7 +103,8 @@ static __device__ __forceinline__ void mrt_mega_gemm(const mrt_mega_op &o, const
 #endif
 /* One thread: true once every member of the group has taken its ticket (count >= target,
  * modulo 2^32; relaxed polls, then the acquire), false after MRT_MEGA_HELP_NS. */
-static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned target) { /* MRT_MEGA_GROUP_ACQUIRE: mega_gemm.cuh */
+/* (-DMRT_MEGA_GROUP_ACQUIRE: acquire polls, no fence after them; mega_gemm.cuh) */
+static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned target) {
     const unsigned long long t0 = mrt_globaltimer();
     for (;;) {
         unsigned seen;

@@ -53,8 +53,9 @@
  * ticket polls are ld.acquire.gpu with no fence.acq_rel.gpu after them, and the group that
  * completes a finalization's last job acquires with an ld.acquire.gpu of the done count (it
  * reads at least its own add, the last of every other group's release sequence) instead of
- * the fence (mrt_mega_finalize_claimed; the ticket polls: mega.cu's mrt_mega_group_ready). The fence cost ~1.1-1.5 us in a GEMM tile's event
- * wait; these two are on B0's and D1's finalizations, on the critical path. */
+ * the fence (mrt_mega_finalize_claimed; the ticket polls: mega.cu's mrt_mega_group_ready).
+ * The fence cost ~1.1-1.5 us in a GEMM tile's event wait; these two are on B0's and D1's
+ * finalizations, on the critical path. */
 #ifndef MRT_MEGA_GROUP_ACQUIRE
 #define MRT_MEGA_GROUP_ACQUIRE 0
 #endif
@@ -473,7 +474,8 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         pending = true;
     }
 #if MRT_MEGA_GROUP_ACQUIRE
-    if (completed) asm volatile("{\n\t.reg .u32 t;\n\tld.acquire.gpu.global.u32 t, [%0];\n\t}" ::"l"(c.done) : "memory");
+    if (completed) /* the value is not needed: the acquire is */
+        asm volatile("{\n\t.reg .u32 t;\n\tld.acquire.gpu.global.u32 t, [%0];\n\t}" ::"l"(c.done) : "memory");
 #else
     if (completed) asm volatile("fence.acq_rel.gpu;" ::: "memory");
 #endif
