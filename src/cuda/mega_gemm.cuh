@@ -154,6 +154,14 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
 #ifndef MRT_MEGA_PRO_PROBE
 #define MRT_MEGA_PRO_PROBE 0
 #endif
+/* -DMRT_MEGA_INIT_PROXY_FENCE=1 (prepared in session 27, compile-checked, not yet run): a GEMM
+ * tile's barrier init ends with fence.proxy.async.shared::cta instead of
+ * fence.mbarrier_init.release.cluster (gemm_core.cuh mrt_gemm_controller_init; the tile is
+ * one CTA). Run 4's probe put the init at ~0.4-0.6 us of a GEMM tile's prologue, and a
+ * release fence at gpu scope (the event wait's) cost 1.1-1.5 us there. */
+#ifndef MRT_MEGA_INIT_PROXY_FENCE
+#define MRT_MEGA_INIT_PROXY_FENCE 0
+#endif
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op &o, const CUtensorMap *tw,
                                                                const CUtensorMap *tx, const uint32_t *pl,
@@ -176,7 +184,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
     if (ph && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
     if (threadIdx.x == 0) {
-        mrt_gemm_controller_init<KIND>(bars, a.stages, 0);
+        mrt_gemm_controller_init<KIND, MRT_MEGA_INIT_PROXY_FENCE != 0>(bars, a.stages, 0);
         for (int i = 0; i < 4; i++) pr.set(i, 0);
 #if MRT_MEGA_PRO_PROBE == 2
         if (ph) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();

@@ -444,7 +444,11 @@ struct mrt_gemm_progress {
 /* One thread. full: two arrivals (the weight and the activation loader's expect_tx) plus
  * both TMAs' bytes; empty: one arrival per consumer warp after its wgmmas read the stage; scales:
  * aload and wload each arrive once their scales are in shared memory. */
-template <int KIND>
+/* PROXY_FENCE (the megakernel's -DMRT_MEGA_INIT_PROXY_FENCE, mega_gemm.cuh; no cluster): the
+ * inits made visible to the async proxy by fence.proxy.async.shared::cta instead of
+ * fence.mbarrier_init.release.cluster, the pattern of shared memory written by one thread and
+ * read by TMA after a CTA barrier. */
+template <int KIND, bool PROXY_FENCE = false>
 static __device__ __forceinline__ void mrt_gemm_controller_init(const mrt_gemm_bars &b, int stages, int cluster_size) {
     for (int s = 0; s < stages; s++) {
         mrt_mbar_init(b.full(s), 2);
@@ -458,7 +462,8 @@ static __device__ __forceinline__ void mrt_gemm_controller_init(const mrt_gemm_b
     }
     /* makes the inits visible to the async proxy and, with the cluster barrier that
      * follows when clustered, to the peers' remote arrivals */
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    if (PROXY_FENCE && cluster_size <= 1) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    else asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 }
 
 /* ---- role: controller (watchdog) ------------------------------------------------------ */
