@@ -5,12 +5,14 @@
 # ran test_mega_prefix on them; not yet run on that code: test_serial, test_mega (the
 # watchdog's broken plan), test_index_ops, `megartp run` on the three executors, and the
 # three sanitizers. So: those first; then the prepared -DMRT_MEGA_GROUP_ACQUIRE=1 (the group
-# waits the same way: mega_gemm.cuh), its test_mega_prefix, racecheck, the A B at 7 shapes,
-# a trace; serial / cmp / mega with the read; the 12-shape sweep until the time is spent.
+# waits the same way: mega_gemm.cuh) and =2 (also the gemm_fp8 tickets a release add, the
+# completer acquiring by a load), their test_mega_prefix, racecheck of =1, the A B at 7
+# shapes, traces; serial / cmp / mega with the read; the 12-shape sweep until the time is spent.
 # Run: timeout 590 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant ga -DMRT_MEGA_GROUP_ACQUIRE=1 "megartp tests/gpu/test_mega_prefix" &
+build_variant ga2 -DMRT_MEGA_GROUP_ACQUIRE=2 "megartp tests/gpu/test_mega_prefix" &
 build_variant san "$SAN" tests/gpu/test_mega_prefix &
 build_variant gasan "$SAN -DMRT_MEGA_GROUP_ACQUIRE=1" tests/gpu/test_mega_prefix &
 build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega build/tests/gpu/test_serial \
@@ -23,17 +25,18 @@ grep -h "NoOp" "$O/test_mega.log" | tail -1
 same_bytes bench/test_serial-digests.txt
 mega_tiny_sanitize 100 build-san final
 echo "t=$((SECONDS - t0)) s"
-build_tests 150 test_mega_prefix ga
+build_tests 150 test_mega_prefix ga ga2
+sanitize racecheck 100 ga build-gasan/tests/gpu/test_mega_prefix --tiny
 for sh in "16 2 8192" "16 2 8192" "64 2 8192" "128 2 8192" "128 2 1024" "16 2 65536" "1 1 8192"; do
     mega_at build default "$sh"
     mega_at build-ga ga "$sh"
+    mega_at build-ga2 ga2 "$sh"
 done
 mega_trace build default-16-8192 | grep -E "^  [A-F][0-9] |critical"
 mega_trace build-ga ga-16-8192 | grep -E "^  [A-F][0-9] |critical"
-python3 scripts/trace_gaps.py "$O/trace-default-16-8192.json" "$O/trace-ga-16-8192.json"
+mega_trace build-ga2 ga2-16-8192 | grep -E "^  [A-F][0-9] |critical"
+python3 scripts/trace_gaps.py "$O/trace-default-16-8192.json" "$O/trace-ga-16-8192.json" "$O/trace-ga2-16-8192.json"
 step_shapes serial,cmp,mega build "16 2 8192"
-echo "t=$((SECONDS - t0)) s"
-[ $((SECONDS - t0)) -lt 480 ] && sanitize racecheck 100 ga build-gasan/tests/gpu/test_mega_prefix --tiny
 echo "t=$((SECONDS - t0)) s"
 for sh in "${E_SHAPES[@]}"; do
     [ $((SECONDS - t0)) -gt 570 ] && break

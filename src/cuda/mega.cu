@@ -367,7 +367,14 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
              * 33-39 us, H200 2026-11-29.) Waiting for the group unbounded deadlocks where two
              * members share a worker's queue (seen under critical-path placement). */
             if (threadIdx.x == 0) {
+#if MRT_MEGA_GROUP_ACQUIRE >= 2 /* the ticket a release add; its completer acquires by a load */
+                unsigned t;
+                asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(t) : "l"(ticket) : "memory");
+                if (++t == members * epoch)
+                    asm volatile("{\n\t.reg .u32 x;\n\tld.acquire.gpu.global.u32 x, [%0];\n\t}" ::"l"(ticket) : "memory");
+#else
                 const unsigned t = mrt_atom_add_acq_rel(ticket, 1u) + 1u;
+#endif
                 last = t == members * epoch || mrt_mega_group_ready(ticket, members * epoch);
             }
             __syncthreads();

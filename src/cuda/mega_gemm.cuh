@@ -55,7 +55,9 @@
  * reads at least its own add, the last of every other group's release sequence) instead of
  * the fence (mrt_mega_finalize_claimed; the ticket polls: mega.cu's mrt_mega_group_ready).
  * The fence cost ~1.1-1.5 us in a GEMM tile's event wait; these two are on B0's and D1's
- * finalizations, on the critical path. */
+ * finalizations, on the critical path. =2 also takes a gemm_fp8 member's ticket with
+ * atom.release instead of atom.acq_rel, the member completing it acquiring by an
+ * ld.acquire.gpu of the ticket (mega.cu), in case an acq_rel RMW carries the fence's cost. */
 #ifndef MRT_MEGA_GROUP_ACQUIRE
 #define MRT_MEGA_GROUP_ACQUIRE 0
 #endif
