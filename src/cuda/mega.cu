@@ -109,7 +109,7 @@ static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned tar
     for (;;) {
         unsigned seen;
 #if MRT_MEGA_GROUP_ACQUIRE
-        asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ticket) : "memory");
+        seen = mrt_ld_acquire(ticket);
 #else
         asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ticket) : "memory");
 #endif
@@ -368,10 +368,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
              * members share a worker's queue (seen under critical-path placement). */
             if (threadIdx.x == 0) {
 #if MRT_MEGA_GROUP_ACQUIRE >= 2 /* the ticket a release add; its completer acquires by a load */
-                unsigned t;
-                asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(t) : "l"(ticket) : "memory");
-                if (++t == members * epoch)
-                    asm volatile("{\n\t.reg .u32 x;\n\tld.acquire.gpu.global.u32 x, [%0];\n\t}" ::"l"(ticket) : "memory");
+                const unsigned t = mrt_atom_inc_release(ticket) + 1u;
+                if (t == members * epoch) mrt_acquire_by_load(ticket);
 #else
                 const unsigned t = mrt_atom_add_acq_rel(ticket, 1u) + 1u;
 #endif

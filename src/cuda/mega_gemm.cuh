@@ -61,6 +61,27 @@
 #ifndef MRT_MEGA_GROUP_ACQUIRE
 #define MRT_MEGA_GROUP_ACQUIRE 0
 #endif
+/* The counters' memory operations, gpu scope: an acquire load of a count; an acquire whose
+ * value is not needed (its register stays inside the asm); an add of 1 with release and
+ * an add with acquire and release, each returning the count before it. */
+static __device__ __forceinline__ unsigned mrt_ld_acquire(const unsigned *p) {
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+static __device__ __forceinline__ void mrt_acquire_by_load(const unsigned *p) {
+    asm volatile("{\n\t.reg .u32 t;\n\tld.acquire.gpu.global.u32 t, [%0];\n\t}" ::"l"(p) : "memory");
+}
+static __device__ __forceinline__ unsigned mrt_atom_inc_release(unsigned *p) {
+    unsigned t;
+    asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(t) : "l"(p) : "memory");
+    return t;
+}
+static __device__ __forceinline__ unsigned mrt_atom_add_acq_rel(unsigned *p, unsigned v) {
+    unsigned t;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(t) : "l"(p), "r"(v) : "memory");
+    return t;
+}
 /* Counters (events, tickets) 128 bytes apart: one L2 line each, so the CTAs polling one event
  * do not contend with the atomics on its neighbours (HOPPER_NOTES: counters sharing lines). */
 #define MRT_MEGA_CTR_STRIDE 32
@@ -100,7 +121,7 @@ struct mrt_mega_wait {
         unsigned seen;
         long long t0 = clock64();
         for (;;) {
-            asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ctr) : "memory");
+            seen = mrt_ld_acquire(ctr);
             if ((int)(seen - target) >= 0) break;
             /* half the GEMM tile watchdog's bound: a tile waiting here is named by the event
              * it misses, not only as a tile that did not start */
@@ -308,11 +329,6 @@ static __device__ __forceinline__ int mrt_mega_fin_threads(const mrt_mega_op &o,
     return o.epi_kind == MRT_EPI_INDEX_Q && o.epi.dim <= 128 && o.epi.rope / 2 <= 64 ? 64 : 128;
 }
 
-static __device__ __forceinline__ unsigned mrt_atom_add_acq_rel(unsigned *p, unsigned v) {
-    unsigned t;
-    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;" : "=r"(t) : "l"(p), "r"(v) : "memory");
-    return t;
-}
 
 /* A gemm_fp8 unit's finalization = jobs (row, piece): Q_B's pieces are heads, QKV_A q's
  * 128-column scale blocks, INDEX_Q's heads; QKV_A kv and INDEX_K take whole rows. */
@@ -480,12 +496,11 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         if (ph && gi == 0 && g.tid == 0 && !pending) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif
         if (g.tid == 0)
-            asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(prev_done) : "l"(c.done) : "memory");
+            prev_done = mrt_atom_inc_release(c.done);
         pending = true;
     }
 #if MRT_MEGA_GROUP_ACQUIRE
-    if (completed) /* the value is not needed: the acquire is */
-        asm volatile("{\n\t.reg .u32 t;\n\tld.acquire.gpu.global.u32 t, [%0];\n\t}" ::"l"(c.done) : "memory");
+    if (completed) mrt_acquire_by_load(c.done);
 #else
     if (completed) asm volatile("fence.acq_rel.gpu;" ::: "memory");
 #endif
