@@ -128,6 +128,21 @@ same_bytes() {
     grep -h "output digest" "$O"/run-*.txt | sort | uniq -c
 }
 
+# build_gpu_tests: build/megartp and the four GPU tests gpu_checks runs (build_or_exit).
+build_gpu_tests() {
+    build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega build/tests/gpu/test_serial \
+        build/tests/gpu/test_index_ops
+}
+
+# gpu_checks REFERENCE: a tree's GPU checks: test_mega_prefix, test_serial, test_mega,
+# test_index_ops --quick (gpu_tests), the NoOp framework cost test_mega printed, then
+# same_bytes REFERENCE.
+gpu_checks() {
+    gpu_tests 150 "test_mega_prefix" "test_serial" "test_mega" "test_index_ops --quick"
+    grep -h "NoOp" "$O/test_mega.log" | tail -1
+    same_bytes "$1"
+}
+
 # cp_bench BUILD_DIR...: megartp bench glm5-prefix --modes serial,mega --policy critical-path
 # from each build folder (log $O/bench-cp-<dir>.md); prints the step lines.
 cp_bench() {
@@ -318,6 +333,17 @@ mega_sweep() {
     mega_at "$b" "$l" "16 2 8192" "$@"
     for sh in "${E_SHAPES[@]}"; do
         [ "$sh" = "16 2 8192" ] || mega_at "$b" "$l" "$sh" "$@"
+    done
+}
+
+# sweep_until DEADLINE BUILD_DIR LABEL [ARGS...]: mega_at each of [E]'s 12 shapes in order
+# until the script has run DEADLINE seconds (needs $t0).
+sweep_until() {
+    local d=$1 b=$2 l=$3 sh
+    shift 3
+    for sh in "${E_SHAPES[@]}"; do
+        [ $((SECONDS - t0)) -gt "$d" ] && break
+        mega_at "$b" "$l" "$sh" "$@"
     done
 }
 

@@ -15,14 +15,11 @@ build_variant ga -DMRT_MEGA_GROUP_ACQUIRE=1 "megartp tests/gpu/test_mega_prefix"
 build_variant ga2 -DMRT_MEGA_GROUP_ACQUIRE=2 "megartp tests/gpu/test_mega_prefix" &
 build_variant san "$SAN" tests/gpu/test_mega_prefix &
 build_variant gasan "$SAN -DMRT_MEGA_GROUP_ACQUIRE=1" tests/gpu/test_mega_prefix &
-build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega build/tests/gpu/test_serial \
-    build/tests/gpu/test_index_ops
+build_gpu_tests
 wait
 {
 echo "builds $((SECONDS - t0)) s"
-gpu_tests 150 "test_mega_prefix" "test_serial" "test_mega" "test_index_ops --quick"
-grep -h "NoOp" "$O/test_mega.log" | tail -1
-same_bytes bench/test_serial-digests.txt
+gpu_checks bench/test_serial-digests.txt
 mega_tiny_sanitize 100 build-san final
 echo "t=$((SECONDS - t0)) s"
 build_tests 150 test_mega_prefix ga ga2
@@ -38,9 +35,6 @@ mega_trace build-ga2 ga2-16-8192 | grep -E "^  [A-F][0-9] |critical"
 python3 scripts/trace_gaps.py "$O/trace-default-16-8192.json" "$O/trace-ga-16-8192.json" "$O/trace-ga2-16-8192.json"
 step_shapes serial,cmp,mega build "16 2 8192"
 echo "t=$((SECONDS - t0)) s"
-for sh in "${E_SHAPES[@]}"; do
-    [ $((SECONDS - t0)) -gt 570 ] && break
-    mega_at build sweep "$sh"
-done
+sweep_until 570 build sweep
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

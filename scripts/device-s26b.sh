@@ -18,14 +18,11 @@ build_old 6 build/megartp &
 build_variant la0 -DMRT_ILW_LOOKAHEAD=0 megartp &
 build_variant nostage -DMRT_TOPK_STAGE_EMIT=0 megartp &
 build_variant san "$SAN" tests/gpu/test_mega_prefix &
-build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega build/tests/gpu/test_serial \
-    build/tests/gpu/test_index_ops
+build_gpu_tests
 wait
 {
 echo "builds $((SECONDS - t0)) s"
-gpu_tests 150 "test_mega_prefix" "test_serial" "test_mega" "test_index_ops --quick"
-grep -h "NoOp" "$O/test_mega.log" | tail -1
-same_bytes digests-s26a.txt
+gpu_checks digests-s26a.txt
 echo "t=$((SECONDS - t0)) s"
 for r in 1 2; do
     mega_at /tmp/old/build old-$r "16 2 8192"

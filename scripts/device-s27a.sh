@@ -22,14 +22,11 @@ build_variant san "$SAN" tests/gpu/test_mega_prefix &
 build_variant esan "$SAN -DMRT_MEGA_IL_EARLY_LOOKUP=1" tests/gpu/test_mega_prefix &
 build_variant stop1 -DMRT_MEGA_TOPK_STOP=1 megartp &
 build_variant stop1nh "-DMRT_MEGA_TOPK_STOP=1 -DMRT_TOPK_DIAG_NO_HIST" megartp &
-build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega build/tests/gpu/test_serial \
-    build/tests/gpu/test_index_ops
+build_gpu_tests
 wait
 {
 echo "builds $((SECONDS - t0)) s"
-gpu_tests 150 "test_mega_prefix" "test_serial" "test_mega" "test_index_ops --quick"
-grep -h "NoOp" "$O/test_mega.log" | tail -1
-same_bytes bench/test_serial-digests.txt
+gpu_checks bench/test_serial-digests.txt
 echo "t=$((SECONDS - t0)) s"
 build_tests 150 test_mega_prefix early
 for sh in "16 2 8192" "16 2 8192" "64 2 8192" "128 2 8192" "128 2 1024" "16 2 65536" "1 1 8192"; do
@@ -44,9 +41,6 @@ echo "t=$((SECONDS - t0)) s"
 [ $((SECONDS - t0)) -lt 420 ] && mega_tiny_sanitize 100 build-san final
 [ $((SECONDS - t0)) -lt 480 ] && sanitize racecheck 100 early build-esan/tests/gpu/test_mega_prefix --tiny
 echo "t=$((SECONDS - t0)) s"
-for sh in "${E_SHAPES[@]}"; do
-    [ $((SECONDS - t0)) -gt 570 ] && break
-    mega_at build sweep "$sh"
-done
+sweep_until 570 build sweep
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

@@ -45,9 +45,6 @@ echo "t=$((SECONDS - t0)) s"
 best=$(echo "$TOP" | head -1)
 args=$(python3 scripts/plan_args.py "$O/at-base2-16-8192.md" "$best")
 mega_trace build best-16-8192 $args | grep -E "^  [A-F][0-9] |critical"
-for sh in "${E_SHAPES[@]}"; do
-    [ $((SECONDS - t0)) -gt 520 ] && break
-    mega_at build rr "$sh" --policy roundrobin
-done
+sweep_until 520 build rr --policy roundrobin
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee -a "$O/summary.txt"
