@@ -103,23 +103,16 @@ static __device__ __forceinline__ void mrt_mega_gemm(const mrt_mega_op &o, const
 #endif
 /* One thread: true once every member of the group has taken its ticket (count >= target,
  * modulo 2^32; relaxed polls, then the acquire), false after MRT_MEGA_HELP_NS. */
-/* (-DMRT_MEGA_GROUP_ACQUIRE: acquire polls, no fence after them; mega_gemm.cuh) */
 static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned target) {
     const unsigned long long t0 = mrt_globaltimer();
     for (;;) {
         unsigned seen;
-#if MRT_MEGA_GROUP_ACQUIRE
-        seen = mrt_ld_acquire(ticket);
-#else
         asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(ticket) : "memory");
-#endif
         if ((int)(seen - target) >= 0) break;
         if (mrt_globaltimer() - t0 > MRT_MEGA_HELP_NS) return false;
         __nanosleep(MRT_MEGA_HELP_POLL_NS);
     }
-#if !MRT_MEGA_GROUP_ACQUIRE
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
-#endif
     return true;
 }
 
@@ -367,12 +360,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
              * 33-39 us, H200 2026-11-29.) Waiting for the group unbounded deadlocks where two
              * members share a worker's queue (seen under critical-path placement). */
             if (threadIdx.x == 0) {
-#if MRT_MEGA_GROUP_ACQUIRE >= 2 /* the ticket a release add; its completer acquires by a load */
-                const unsigned t = mrt_atom_inc_release(ticket) + 1u;
-                if (t == members * epoch) mrt_acquire_by_load(ticket);
-#else
                 const unsigned t = mrt_atom_add_acq_rel(ticket, 1u) + 1u;
-#endif
                 last = t == members * epoch || mrt_mega_group_ready(ticket, members * epoch);
             }
             __syncthreads();

@@ -48,29 +48,16 @@
  * KV=1024 171.63 -> 166.32, M=16 KV=65536 125.87 -> 121.74; mega = serial bytes
  * (test_mega_prefix). GEMM tiles call it from the activation loader only, so weights stream
  * meanwhile; it stamps "input ready" (traced kernels) from the activation loader's warp. */
-/* -DMRT_MEGA_GROUP_ACQUIRE=1 (prepared in session 27, compile-checked, not yet run): the
- * group waits acquire as the event waits do since session 27 (mega_gemm.cuh): the helpers'
- * ticket polls are ld.acquire.gpu with no fence.acq_rel.gpu after them, and the group that
- * completes a finalization's last job acquires with an ld.acquire.gpu of the done count (it
- * reads at least its own add, the last of every other group's release sequence) instead of
- * the fence (mrt_mega_finalize_claimed; the ticket polls: mega.cu's mrt_mega_group_ready).
- * The fence cost ~1.1-1.5 us in a GEMM tile's event wait; these two are on B0's and D1's
- * finalizations, on the critical path. =2 also takes a gemm_fp8 member's ticket with
- * atom.release instead of atom.acq_rel, the member completing it acquiring by an
- * ld.acquire.gpu of the ticket (mega.cu), in case an acq_rel RMW carries the fence's cost. */
-#ifndef MRT_MEGA_GROUP_ACQUIRE
-#define MRT_MEGA_GROUP_ACQUIRE 0
-#endif
-/* The counters' memory operations, gpu scope: an acquire load of a count; an acquire whose
- * value is not needed (its register stays inside the asm); an add of 1 with release and
- * an add with acquire and release, each returning the count before it. */
+/* The counters' memory operations, gpu scope: an acquire load of a count; an add of 1 with
+ * release and an add with acquire and release, each returning the count before it. The group
+ * waits (mega.cu's mrt_mega_group_ready, mrt_mega_finalize_claimed below) keep relaxed polls
+ * and fence.acq_rel.gpu: acquire polls there and an acquire load of the done count instead
+ * of the fence, also the member tickets as release adds, were level within the noise (H200,
+ * session 28 run 1: -0.1 .. -0.7 us at six shapes, +1.7 at M=16 KV=65536). */
 static __device__ __forceinline__ unsigned mrt_ld_acquire(const unsigned *p) {
     unsigned v;
     asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
-}
-static __device__ __forceinline__ void mrt_acquire_by_load(const unsigned *p) {
-    asm volatile("{\n\t.reg .u32 t;\n\tld.acquire.gpu.global.u32 t, [%0];\n\t}" ::"l"(p) : "memory");
 }
 static __device__ __forceinline__ unsigned mrt_atom_inc_release(unsigned *p) {
     unsigned t;
@@ -177,14 +164,6 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
 #ifndef MRT_MEGA_PRO_PROBE
 #define MRT_MEGA_PRO_PROBE 0
 #endif
-/* -DMRT_MEGA_INIT_PROXY_FENCE=1 (prepared in session 27, compile-checked, not yet run): a GEMM
- * tile's barrier init ends with fence.proxy.async.shared::cta instead of
- * fence.mbarrier_init.release.cluster (gemm_core.cuh mrt_gemm_controller_init; the tile is
- * one CTA). Run 4's probe put the init at ~0.4-0.6 us of a GEMM tile's prologue, and a
- * release fence at gpu scope (the event wait's) cost 1.1-1.5 us there. */
-#ifndef MRT_MEGA_INIT_PROXY_FENCE
-#define MRT_MEGA_INIT_PROXY_FENCE 0
-#endif
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op &o, const CUtensorMap *tw,
                                                                const CUtensorMap *tx, const uint32_t *pl,
@@ -207,7 +186,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
     if (ph && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
     if (threadIdx.x == 0) {
-        mrt_gemm_controller_init<KIND, MRT_MEGA_INIT_PROXY_FENCE != 0>(bars, a.stages, 0);
+        mrt_gemm_controller_init<KIND>(bars, a.stages, 0);
         for (int i = 0; i < 4; i++) pr.set(i, 0);
 #if MRT_MEGA_PRO_PROBE == 2
         if (ph) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
@@ -265,8 +244,12 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
 #endif
         if ((ctid & 127) == 0) mrt_mbar_arrive(bars.done());
     }
-    /* staging writes (generic proxy) before the next instruction's TMA into this memory */
+    /* staging writes (generic proxy) before the next instruction's TMA into this memory
+     * (-DMRT_DIAG_NO_TILE_PROXY_FENCE: without it, a diagnostic of what it costs after the
+     * tile's global stores; not a correct build) */
+#ifndef MRT_DIAG_NO_TILE_PROXY_FENCE
     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
     __syncthreads();
     if (threadIdx.x == 0) { /* exactly the barriers mrt_gemm_controller_init made (no cluster) */
         for (int s = 0; s < a.stages; s++) {
@@ -499,11 +482,7 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
             prev_done = mrt_atom_inc_release(c.done);
         pending = true;
     }
-#if MRT_MEGA_GROUP_ACQUIRE
-    if (completed) mrt_acquire_by_load(c.done);
-#else
     if (completed) asm volatile("fence.acq_rel.gpu;" ::: "memory");
-#endif
     return completed;
 }
 
