@@ -185,6 +185,13 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
 #if MRT_MEGA_PRO_PROBE == 1
     if (ph && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
+    /* Every thread's generic-proxy writes of this shared memory since the CTA's last GEMM tile
+     * (that tile's staging, a finalization's scratch, A0's, E1's and F1's buffers) ordered
+     * before this tile's TMA writes into it: each thread fences its own, the barrier below
+     * carries them to the loaders. Here, not at the end of the tile (until session 28: after
+     * the staging), where the fence waited behind the tile's global stores (H200, session 28
+     * run 4, without it: M=16 KV=8192 -0.5 / -0.7 us) and the other ops' writes went unfenced. */
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
     if (threadIdx.x == 0) {
         mrt_gemm_controller_init<KIND>(bars, a.stages, 0);
         for (int i = 0; i < 4; i++) pr.set(i, 0);
@@ -206,7 +213,10 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
          * long, so that A0's row loads (first op, critical path) do not queue behind ~17 MB of
          * weight requests issued at the same moment. Measured (H200, session 11 run 1, A B A B):
          * 2 us: mega 117.0 / 119.9 against 126.8 / 122.4 without; 4 us (run 2): 112.1 / 114.1
-         * against 112.4 / 112.5 for 2 us. Bounded by the global timer. */
+         * against 112.4 / 112.5 for 2 us. Session 28 run 3 (0, 1, 2, 3.5, 5 us at 7 shapes):
+         * 1-3.5 within the noise of 2 at M=16 KV=8192, 0 up to 9 us slower, 5 up to 4 slower;
+         * a longer hold finishes A0 sooner (5 us: done 7.0 against 9.1) and B0 as late (its
+         * weights later). Bounded by the global timer. */
         if (wait.slot == 0 && lane == 0) {
             const unsigned long long t0 = mrt_globaltimer();
             while (mrt_globaltimer() - t0 < (unsigned long long)(MRT_MEGA_FIRST_WEIGHTS_NS)) __nanosleep(256);
@@ -244,12 +254,6 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
 #endif
         if ((ctid & 127) == 0) mrt_mbar_arrive(bars.done());
     }
-    /* staging writes (generic proxy) before the next instruction's TMA into this memory
-     * (-DMRT_DIAG_NO_TILE_PROXY_FENCE: without it, a diagnostic of what it costs after the
-     * tile's global stores; not a correct build) */
-#ifndef MRT_DIAG_NO_TILE_PROXY_FENCE
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-#endif
     __syncthreads();
     if (threadIdx.x == 0) { /* exactly the barriers mrt_gemm_controller_init made (no cluster) */
         for (int s = 0; s < a.stages; s++) {
