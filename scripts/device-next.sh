@@ -1,20 +1,15 @@
 #!/bin/bash
-# The next session's first device run (written 2026-12-01, end of session 27; session 27's
-# runs are scripts/device-s27a.sh .. s27e.sh). Session 27's final tree changed the event
-# waits (acquire polls, no fence.acq_rel.gpu: mega_gemm.cuh) after run 5 measured them and
-# ran test_mega_prefix on them; not yet run on that code: test_serial, test_mega (the
-# watchdog's broken plan), test_index_ops, `megartp run` on the three executors, and the
-# three sanitizers. So: those first; then the prepared -DMRT_MEGA_GROUP_ACQUIRE=1 (the group
-# waits the same way: mega_gemm.cuh) and =2 (also the gemm_fp8 tickets a release add, the
-# completer acquiring by a load), their test_mega_prefix, racecheck of =1, the A B at 7
-# shapes, traces; serial / cmp / mega with the read; the 12-shape sweep until the time is spent.
-# Run: timeout 590 bash scripts/device-next.sh
+# The next session's first device run (written 2026-12-01, end of session 28; session 28's
+# runs are scripts/device-s28a.sh .. s28e.sh). Session 28's final tree moved a GEMM tile's
+# fence.proxy.async.shared::cta from the tile's end to its start (333f459, mega_gemm.cuh) after
+# its last full check: only test_mega_prefix ran on it (run 5). So: the four GPU tests, the
+# `megartp run` digests of serial / cmp / mega, the three sanitizers on the reduced step; then
+# serial / cmp / mega with the read at M=16 KV=8192, traces at M=16 KV=8192 and M=128 KV=1024,
+# and the 12-shape sweep.
+# Run: timeout 560 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant ga -DMRT_MEGA_GROUP_ACQUIRE=1 "megartp tests/gpu/test_mega_prefix" &
-build_variant ga2 -DMRT_MEGA_GROUP_ACQUIRE=2 "megartp tests/gpu/test_mega_prefix" &
 build_variant san "$SAN" tests/gpu/test_mega_prefix &
-build_variant gasan "$SAN -DMRT_MEGA_GROUP_ACQUIRE=1" tests/gpu/test_mega_prefix &
 build_gpu_tests
 wait
 {
@@ -22,19 +17,10 @@ echo "builds $((SECONDS - t0)) s"
 gpu_checks bench/test_serial-digests.txt
 mega_tiny_sanitize 100 build-san final
 echo "t=$((SECONDS - t0)) s"
-build_tests 150 test_mega_prefix ga ga2
-sanitize racecheck 100 ga build-gasan/tests/gpu/test_mega_prefix --tiny
-for sh in "16 2 8192" "16 2 8192" "64 2 8192" "128 2 8192" "128 2 1024" "16 2 65536" "1 1 8192"; do
-    mega_at build default "$sh"
-    mega_at build-ga ga "$sh"
-    mega_at build-ga2 ga2 "$sh"
-done
-mega_trace build default-16-8192 | grep -E "^  [A-F][0-9] |critical"
-mega_trace build-ga ga-16-8192 | grep -E "^  [A-F][0-9] |critical"
-mega_trace build-ga2 ga2-16-8192 | grep -E "^  [A-F][0-9] |critical"
-python3 scripts/trace_gaps.py "$O/trace-default-16-8192.json" "$O/trace-ga-16-8192.json" "$O/trace-ga2-16-8192.json"
 step_shapes serial,cmp,mega build "16 2 8192"
+mega_trace build default-16-8192 | grep -E "^  [A-F][0-9] |critical"
+mega_trace build default-128-1024 --m 128 --batch 2 --kv 1024 | grep -E "^  [A-F][0-9] |critical"
 echo "t=$((SECONDS - t0)) s"
-sweep_until 570 build sweep
+sweep_until 540 build sweep
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
