@@ -143,6 +143,22 @@ gpu_checks() {
     same_bytes "$1"
 }
 
+# final_builds: the sanitizer build (build-san/tests/gpu/test_mega_prefix, $SAN) in the
+# background beside build_gpu_tests, then waits for every background build (the caller's
+# variants too). final_checks: a tree's whole check after it: gpu_checks against
+# bench/test_serial-digests.txt, the three sanitizers on the reduced step (mega_tiny_sanitize
+# 100 build-san final) and the time so far (needs $t0).
+final_builds() {
+    build_variant san "$SAN" tests/gpu/test_mega_prefix &
+    build_gpu_tests
+    wait
+}
+final_checks() {
+    gpu_checks bench/test_serial-digests.txt
+    mega_tiny_sanitize 100 build-san final
+    echo "t=$((SECONDS - t0)) s"
+}
+
 # cp_bench BUILD_DIR...: megartp bench glm5-prefix --modes serial,mega --policy critical-path
 # from each build folder (log $O/bench-cp-<dir>.md); prints the step lines.
 cp_bench() {

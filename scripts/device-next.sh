@@ -9,14 +9,10 @@
 # Run: timeout 560 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant san "$SAN" tests/gpu/test_mega_prefix &
-build_gpu_tests
-wait
+final_builds
 {
 echo "builds $((SECONDS - t0)) s"
-gpu_checks bench/test_serial-digests.txt
-mega_tiny_sanitize 100 build-san final
-echo "t=$((SECONDS - t0)) s"
+final_checks
 step_shapes serial,cmp,mega build "16 2 8192"
 mega_trace build default-16-8192 | grep -E "^  [A-F][0-9] |critical"
 mega_trace build default-128-1024 --m 128 --batch 2 --kv 1024 | grep -E "^  [A-F][0-9] |critical"

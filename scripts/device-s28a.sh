@@ -16,15 +16,11 @@
 t0=$SECONDS
 build_variant ga -DMRT_MEGA_GROUP_ACQUIRE=1 "megartp tests/gpu/test_mega_prefix" &
 build_variant ga2 -DMRT_MEGA_GROUP_ACQUIRE=2 "megartp tests/gpu/test_mega_prefix" &
-build_variant san "$SAN" tests/gpu/test_mega_prefix &
 build_variant gasan "$SAN -DMRT_MEGA_GROUP_ACQUIRE=1" tests/gpu/test_mega_prefix &
-build_gpu_tests
-wait
+final_builds
 {
 echo "builds $((SECONDS - t0)) s"
-gpu_checks bench/test_serial-digests.txt
-mega_tiny_sanitize 100 build-san final
-echo "t=$((SECONDS - t0)) s"
+final_checks
 build_tests 150 test_mega_prefix ga ga2
 sanitize racecheck 100 ga build-gasan/tests/gpu/test_mega_prefix --tiny
 for sh in "16 2 8192" "16 2 8192" "64 2 8192" "128 2 8192" "128 2 1024" "16 2 65536" "1 1 8192"; do
