@@ -389,10 +389,25 @@ struct mrt_epi_q_b_fused {
     uint16_t *q_nope, *qmla;
     int heads, nope, rope, qmla_width, qmla_rope_at, K;
     float eps;
+    /* row m's factor: its q_a RMSNorm folded into the output (mrt_q_b_fold) */
+    __device__ __forceinline__ float row_factor(int m) const { return mrt_fold_factor(ssq_in, m, K / 128, K, eps); }
+    /* A row's factor and position where they come from: computed / loaded for each call (the
+     * executors' stores), or the megakernel's per-tile copies in shared memory (mega_gemm.cuh,
+     * MRT_MEGA_QB_ROWS). */
+    struct each_call {
+        const mrt_epi_q_b_fused &q;
+        __device__ __forceinline__ float factor(int m) const { return q.row_factor(m); }
+        __device__ __forceinline__ const int32_t *position(int m) const { return q.pos + m; }
+    };
     template <class Tile>
     __device__ __forceinline__ void operator()(const Tile &, int m, int n, const float (&v)[8]) const {
+        store(m, n, v, each_call{*this});
+    }
+    /* 8 columns of row m */
+    template <class Rows>
+    __device__ __forceinline__ void store(int m, int n, const float (&v)[8], const Rows &rows) const {
         const int width = nope + rope, h = n / width, d = n - h * width;
-        const float r = mrt_fold_factor(ssq_in, m, K / 128, K, eps);
+        const float r = rows.factor(m);
         float q[8];
         uint16_t o[8];
 #pragma unroll
@@ -403,10 +418,10 @@ struct mrt_epi_q_b_fused {
         } else {
             const int i0 = (d - nope) / 2;
 #pragma unroll
-            for (int p = 0; p < 4; p++) {
+            for (int e = 0; e < 4; e++) {
                 float c, sn;
-                mrt_rope_cs_at(rope_cs, pos, m, rope, i0 + p, &c, &sn);
-                mrt_rope_pair_rn(&q[2 * p], &q[2 * p + 1], c, sn);
+                mrt_rope_cs_at(rope_cs, rows.position(m), 0, rope, i0 + e, &c, &sn);
+                mrt_rope_pair_rn(&q[2 * e], &q[2 * e + 1], c, sn);
             }
             dst = qmla + ((size_t)m * heads + h) * qmla_width + qmla_rope_at + (d - nope);
         }
