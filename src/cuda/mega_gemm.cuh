@@ -430,11 +430,26 @@ static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *p
     for (int job = gi; job < u.jobs; job += MRT_MEGA_GROUPS) mrt_mega_fin_job(o, u, job, g, sm, gi);
 }
 
+/* -DMRT_MEGA_FIN_STATIC_FIRST=1 (prepared in session 28, compile-checked, not yet run): the
+ * member that completes a group's ticket runs jobs 0 .. G-1 (G: its CTA's finalization groups,
+ * one each) without claiming them, and the claim word hands out jobs G.. only; the helpers
+ * claim as before. The completer's first jobs then start one atomic round trip sooner: a
+ * finalization job's computed -> claim returned is 1.7-1.95 us, the ticket and the claim
+ * (H200, session 28 run 4, -DMRT_MEGA_FIN_PROBE=2), on the critical path twice at M=16 (B0's
+ * and D1's finalizations). G is the same for every member of a group (one unit, so one
+ * mrt_mega_fin_threads), so the claim word's count a step stays jobs - G. */
+#ifndef MRT_MEGA_FIN_STATIC_FIRST
+#define MRT_MEGA_FIN_STATIC_FIRST 0
+#endif
 /* A reduce group's finalization counters, both epoch-scaled (no reset between steps): jobs
  * claimed and jobs done. */
 struct mrt_mega_fin_ctr {
     unsigned *claim, *done;
     unsigned epoch;
+#if MRT_MEGA_FIN_STATIC_FIRST
+    int groups;     /* a CTA's finalization groups for this unit (G) */
+    bool completer; /* this member completed the group's ticket: its groups run jobs 0 .. G-1 */
+#endif
 };
 /* A job is claimed by one atomicAdd (a load and a CAS loop before: 12 groups of 128 threads
  * contend for one word, and a failed CAS is another round trip; with the done count below,
@@ -444,8 +459,14 @@ struct mrt_mega_fin_ctr {
  * next step starts from its base without a reset. A value below e*jobs is handed out once:
  * take-backs only undo claims that were past it. */
 static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs) {
+#if MRT_MEGA_FIN_STATIC_FIRST /* jobs 0 .. first-1 are the completer's; the word hands out the rest */
+    const int first = min(c.groups, jobs);
+    const unsigned n = (unsigned)(jobs - first), t = atomicAdd(c.claim, 1u) - (c.epoch - 1u) * n;
+    if (t < n) return first + (int)t;
+#else
     const unsigned t = atomicAdd(c.claim, 1u) - (c.epoch - 1u) * (unsigned)jobs;
     if (t < (unsigned)jobs) return (int)t;
+#endif
     atomicSub(c.claim, 1u);
     return -1;
 }
@@ -477,9 +498,17 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
      * sees every job's writes". */
     unsigned prev_done = 0;
     bool pending = false;
+#if MRT_MEGA_FIN_STATIC_FIRST
+    int mine = c.completer && gi < min(c.groups, u.jobs) ? gi : -1; /* the completer's job, unclaimed */
+#endif
     for (;;) {
         if (g.tid == 0) {
+#if MRT_MEGA_FIN_STATIC_FIRST
+            const int j = mine >= 0 ? mine : mrt_mega_claim(c, u.jobs);
+            mine = -1;
+#else
             const int j = mrt_mega_claim(c, u.jobs);
+#endif
             if (pending) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
             sm.job[gi] = j;
 #if MRT_MEGA_FIN_PROBE >= 2
