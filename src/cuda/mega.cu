@@ -372,16 +372,13 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             if (ph && last && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
             if (last) {
+                const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
+                                              a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch
 #if MRT_MEGA_FIN_STATIC_FIRST
-                const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
-                const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
-                                              a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch,
-                                              MRT_MEGA_THREADS / gn, last == 2};
-#else
-                const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
-                                              a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
-                const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
+                                              , last == 2
 #endif
+                };
+                const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
                 const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
 #ifdef MRT_MEGA_FIN_PROBE
                 if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, ph) && g.tid == 0)

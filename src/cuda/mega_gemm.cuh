@@ -447,7 +447,6 @@ struct mrt_mega_fin_ctr {
     unsigned *claim, *done;
     unsigned epoch;
 #if MRT_MEGA_FIN_STATIC_FIRST
-    int groups;     /* a CTA's finalization groups for this unit (G) */
     bool completer; /* this member completed the group's ticket: its groups run jobs 0 .. G-1 */
 #endif
 };
@@ -458,15 +457,11 @@ struct mrt_mega_fin_ctr {
  * past them takes itself back, so the word is e*jobs when the step's launch ends and the
  * next step starts from its base without a reset. A value below e*jobs is handed out once:
  * take-backs only undo claims that were past it. */
-static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs) {
-#if MRT_MEGA_FIN_STATIC_FIRST /* jobs 0 .. first-1 are the completer's; the word hands out the rest */
-    const int first = min(c.groups, jobs);
+/* Jobs 0 .. first-1 are not the word's (-DMRT_MEGA_FIN_STATIC_FIRST: the completer's; else
+ * first = 0): it hands out jobs first .. jobs-1, jobs - first a step. */
+static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs, int first) {
     const unsigned n = (unsigned)(jobs - first), t = atomicAdd(c.claim, 1u) - (c.epoch - 1u) * n;
     if (t < n) return first + (int)t;
-#else
-    const unsigned t = atomicAdd(c.claim, 1u) - (c.epoch - 1u) * (unsigned)jobs;
-    if (t < (unsigned)jobs) return (int)t;
-#endif
     atomicSub(c.claim, 1u);
     return -1;
 }
@@ -498,16 +493,19 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
      * sees every job's writes". */
     unsigned prev_done = 0;
     bool pending = false;
-#if MRT_MEGA_FIN_STATIC_FIRST
-    int mine = c.completer && gi < min(c.groups, u.jobs) ? gi : -1; /* the completer's job, unclaimed */
+#if MRT_MEGA_FIN_STATIC_FIRST /* one job a finalization group of the CTA: G = MRT_MEGA_THREADS / g.n */
+    const int first = min(MRT_MEGA_THREADS / g.n, u.jobs);
+    int mine = c.completer && gi < first ? gi : -1; /* the completer's job, unclaimed */
+#else
+    const int first = 0;
 #endif
     for (;;) {
         if (g.tid == 0) {
 #if MRT_MEGA_FIN_STATIC_FIRST
-            const int j = mine >= 0 ? mine : mrt_mega_claim(c, u.jobs);
+            const int j = mine >= 0 ? mine : mrt_mega_claim(c, u.jobs, first);
             mine = -1;
 #else
-            const int j = mrt_mega_claim(c, u.jobs);
+            const int j = mrt_mega_claim(c, u.jobs, first);
 #endif
             if (pending) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
             sm.job[gi] = j;
