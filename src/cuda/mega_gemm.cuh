@@ -247,9 +247,9 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
          * M=16 86.36 / 86.70 us against 91.14 / 91.33 (every GEMM's input -> computed 1.4-2.2
          * us shorter: B0 10.62 -> 9.28, D1 6.88 -> 4.83, D0 12.77 -> 11.30), M=64 146.2
          * against 152.0, M=128 225.4 against 231.5; mega = serial bytes (test_mega_prefix). */
-#if MRT_MEGA_QB_ROWS /* mega_op.h: the rows' factors and positions once a tile, into the
-                       activations' scales (sxs, TN * kb_per_split floats), which the k-loop has
-                       read for the last time before its closing consumer barrier */
+        /* mega_op.h: D0's rows' factors and positions once a tile, into the activations'
+         * scales (sxs, TN * kb_per_split floats), which the k-loop has read for the last time
+         * before its closing consumer barrier */
         if (KIND == MRT_GEMM_FP8 && epi.qb && a.kb_per_split >= 2) {
             float *qr = sxs;
             int32_t *qp = (int32_t *)(sxs + TN);
@@ -258,7 +258,6 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
             mrt_consumer_sync();
             epi.qr = qr, epi.qp = qp;
         }
-#endif
         mrt_gemm_store<KIND, TN, mrt_mega_out, mrt_wait_none, mrt_consumer_barrier, false>(
             t, a, stg, flag, epi, mrt_wait_none(), mrt_consumer_barrier(), ctid, MRT_GEMM_CONSUMERS);
 #ifdef MRT_MEGA_PROBE

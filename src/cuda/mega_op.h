@@ -32,16 +32,15 @@ static_assert(MRT_MEGA_TOPK_THREADS % 32 == 0 && MRT_MEGA_TOPK_THREADS <= 384, "
 #endif
 #define MRT_MEGA_GROUPS 3         /* finalization groups of 128 threads (named barriers 2..4; one-warp groups 2..13) */
 
-/* -DMRT_MEGA_QB_ROWS=1 (prepared in session 28, compile-checked, not yet run): D0's fused Q_B
- * store (its tiles unsplit at every batch size) takes each row's fold factor and position from
- * shared memory, computed once a tile by the consumers before the store (mega_gemm.cuh), where
- * each 8-column store item computes the factor itself (K / 128 loads and an fp64 sum, division
- * and square root) and loads the position. A tile's store took 12.1 us at M=128 KV=1024 (TN
- * 128: 8 items a consumer thread, each its own chain; H200, session 28 run 4), 1.6 at M=16. */
-#ifndef MRT_MEGA_QB_ROWS
-#define MRT_MEGA_QB_ROWS 0
-#endif
-#if MRT_MEGA_QB_ROWS
+/* D0's fused Q_B store (its tiles unsplit at every batch size) takes each row's fold factor and
+ * position from shared memory, computed once a tile by the consumers before the store
+ * (mega_gemm.cuh). Before, each 8-column store item computed the factor itself (K / 128 loads,
+ * an fp64 sum, division and square root) and loaded the position: a tile's store took 12.1 us
+ * at M=128 KV=1024 (TN 128: 8 items a consumer thread, each its own chain; H200, session 28
+ * run 4). Measured (H200, session 29 run 1, A B in one run as -DMRT_MEGA_QB_ROWS=1): M=128
+ * KV=1024 165.50 / 165.70 -> 160.41 / 160.24 us (D0's store 35.0 -> 29.7 us a task), M=64
+ * KV=8192 110.43 -> 108.99, M=128 KV=8192 185.87 -> 185.50, M=16 KV=8192 67.34 -> 67.23, M=1
+ * KV=8192 62.10 -> 62.83; mega = serial bytes (test_mega_prefix). */
 /* rows m0.. of a tile: factor r[m - m0], position p[m - m0] (shared memory) */
 struct mrt_mega_qb_rows {
     const float *r;
@@ -50,7 +49,6 @@ struct mrt_mega_qb_rows {
     __device__ __forceinline__ float factor(int m) const { return r[m - m0]; }
     __device__ __forceinline__ const int32_t *position(int m) const { return p + (m - m0); }
 };
-#endif
 
 /* Where a GEMM tile's result goes: mrt_epi_store at `plane` elements per split (fp32
  * partials: gemm_fp8's scratch, C0's partial gate) or rows of bf16 (D2), columns below n1 and
@@ -59,16 +57,12 @@ struct mrt_mega_out {
     mrt_epi_store s;
     int m1, n1;
     const mrt_epi_q_b_fused *qb; /* D0 unsplit: the Q_B finalization in the store, else NULL */
-#if MRT_MEGA_QB_ROWS
     const float *qr;     /* the tile's rows' factors and positions (shared memory), else NULL */
     const int32_t *qp;
-#endif
     __device__ __forceinline__ void operator()(const mrt_gemm_tile &t, int m, int n, const float (&v)[8]) const {
         if (m >= m1 || n >= n1) return;
-#if MRT_MEGA_QB_ROWS
         if (qb && qr) qb->store(m, n, v, mrt_mega_qb_rows{qr, qp, t.m0});
         else
-#endif
         if (qb) (*qb)(t, m, n, v);
         else s(t, m, n, v);
     }

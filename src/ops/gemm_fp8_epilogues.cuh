@@ -393,7 +393,7 @@ struct mrt_epi_q_b_fused {
     __device__ __forceinline__ float row_factor(int m) const { return mrt_fold_factor(ssq_in, m, K / 128, K, eps); }
     /* A row's factor and position where they come from: computed / loaded for each call (the
      * executors' stores), or the megakernel's per-tile copies in shared memory (mega_gemm.cuh,
-     * MRT_MEGA_QB_ROWS). */
+     * mrt_mega_qb_rows). */
     struct each_call {
         const mrt_epi_q_b_fused &q;
         __device__ __forceinline__ float factor(int m) const { return q.row_factor(m); }
