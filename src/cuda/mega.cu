@@ -361,11 +361,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
              * members share a worker's queue (seen under critical-path placement). */
             if (threadIdx.x == 0) {
                 const unsigned t = mrt_atom_add_acq_rel(ticket, 1u) + 1u;
-#if MRT_MEGA_FIN_STATIC_FIRST /* 2: this member completed the ticket (mega_gemm.cuh) */
-                last = t == members * epoch ? 2 : (int)mrt_mega_group_ready(ticket, members * epoch);
-#else
                 last = t == members * epoch || mrt_mega_group_ready(ticket, members * epoch);
-#endif
             }
             __syncthreads();
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1 /* mega_gemm.cuh */
@@ -373,11 +369,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
 #endif
             if (last) {
                 const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
-                                              a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch
-#if MRT_MEGA_FIN_STATIC_FIRST
-                                              , last == 2
-#endif
-                };
+                                              a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
                 const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
                 const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
 #ifdef MRT_MEGA_FIN_PROBE

@@ -429,25 +429,11 @@ static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *p
     for (int job = gi; job < u.jobs; job += MRT_MEGA_GROUPS) mrt_mega_fin_job(o, u, job, g, sm, gi);
 }
 
-/* -DMRT_MEGA_FIN_STATIC_FIRST=1 (prepared in session 28, compile-checked, not yet run): the
- * member that completes a group's ticket runs jobs 0 .. G-1 (G: its CTA's finalization groups,
- * one each) without claiming them, and the claim word hands out jobs G.. only; the helpers
- * claim as before. The completer's first jobs then start one atomic round trip sooner: a
- * finalization job's computed -> claim returned is 1.7-1.95 us, the ticket and the claim
- * (H200, session 28 run 4, -DMRT_MEGA_FIN_PROBE=2), on the critical path twice at M=16 (B0's
- * and D1's finalizations). G is the same for every member of a group (one unit, so one
- * mrt_mega_fin_threads), so the claim word's count a step stays jobs - G. */
-#ifndef MRT_MEGA_FIN_STATIC_FIRST
-#define MRT_MEGA_FIN_STATIC_FIRST 0
-#endif
 /* A reduce group's finalization counters, both epoch-scaled (no reset between steps): jobs
  * claimed and jobs done. */
 struct mrt_mega_fin_ctr {
     unsigned *claim, *done;
     unsigned epoch;
-#if MRT_MEGA_FIN_STATIC_FIRST
-    bool completer; /* this member completed the group's ticket: its groups run jobs 0 .. G-1 */
-#endif
 };
 /* A job is claimed by one atomicAdd (a load and a CAS loop before: 12 groups of 128 threads
  * contend for one word, and a failed CAS is another round trip; with the done count below,
@@ -455,12 +441,14 @@ struct mrt_mega_fin_ctr {
  * counts jobs, epoch-scaled: step e hands out (e-1)*jobs .. e*jobs-1 (modulo 2^32); a claim
  * past them takes itself back, so the word is e*jobs when the step's launch ends and the
  * next step starts from its base without a reset. A value below e*jobs is handed out once:
- * take-backs only undo claims that were past it. */
-/* Jobs 0 .. first-1 are not the word's (-DMRT_MEGA_FIN_STATIC_FIRST: the completer's; else
- * first = 0): it hands out jobs first .. jobs-1, jobs - first a step. */
-static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs, int first) {
-    const unsigned n = (unsigned)(jobs - first), t = atomicAdd(c.claim, 1u) - (c.epoch - 1u) * n;
-    if (t < n) return first + (int)t;
+ * take-backs only undo claims that were past it. Measured and dropped (H200, session 29 run
+ * 2, -DMRT_MEGA_FIN_STATIC_FIRST): the member completing the ticket running jobs 0 .. G-1
+ * unclaimed (one atomic round trip less before them) was level or slower: M=16 KV=8192 67.43
+ * / 67.74 against 67.15 / 67.22 us, M=64 KV=8192 109.01 against 108.20, M=128 KV=1024 161.02
+ * against 160.96; same bytes, racecheck clean. */
+static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs) {
+    const unsigned t = atomicAdd(c.claim, 1u) - (c.epoch - 1u) * (unsigned)jobs;
+    if (t < (unsigned)jobs) return (int)t;
     atomicSub(c.claim, 1u);
     return -1;
 }
@@ -492,20 +480,9 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
      * sees every job's writes". */
     unsigned prev_done = 0;
     bool pending = false;
-#if MRT_MEGA_FIN_STATIC_FIRST /* one job a finalization group of the CTA: G = MRT_MEGA_THREADS / g.n */
-    const int first = min(MRT_MEGA_THREADS / g.n, u.jobs);
-    int mine = c.completer && gi < first ? gi : -1; /* the completer's job, unclaimed */
-#else
-    const int first = 0;
-#endif
     for (;;) {
         if (g.tid == 0) {
-#if MRT_MEGA_FIN_STATIC_FIRST
-            const int j = mine >= 0 ? mine : mrt_mega_claim(c, u.jobs, first);
-            mine = -1;
-#else
-            const int j = mrt_mega_claim(c, u.jobs, first);
-#endif
+            const int j = mrt_mega_claim(c, u.jobs);
             if (pending) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
             sm.job[gi] = j;
 #if MRT_MEGA_FIN_PROBE >= 2
