@@ -90,16 +90,19 @@ static void interleavings(void) {
     CHECK(same == 50, "%d of 50 interleavings gave identical bytes", same);
     /* other placements of the same graph: other queues, the same bytes; E1 in other chunks
      * (--chunk: 256 keys, two tasks a request here, and one of 2048): other tasks, the same
-     * logits, so the same bytes */
-    for (int k = 0; k < 4; k++) {
+     * logits, so the same bytes; A0's rows in slices (--split A0: 4 of 12 groups each, 8 of
+     * 6): every slice sums the whole row, so the same factor and the same bytes */
+    for (int k = 0; k < 6; k++) {
         mrt_plan_opts o = mrt_plan_opts_default();
         const char *what[] = {"critical-path", "roundrobin --place D0=64-131,D2=64-131,D1=0-63,E1=0-63",
                               "--chunk E1=256 --split D1=2 --place D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131",
-                              "--chunk E1=2048"};
+                              "--chunk E1=2048", "--split A0=4", "--split A0=8,D1=2 critical-path"};
         if (k == 0) o.policy = MRT_POLICY_CRITICAL_PATH;
         if (k == 1) o.place = "D0=64-131,D2=64-131,D1=0-63,E1=0-63";
         if (k == 2) o.chunk = "E1=256", o.split = "D1=2", o.place = "D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131";
         if (k == 3) o.chunk = "E1=2048";
+        if (k == 4) o.split = "A0=4";
+        if (k == 5) o.split = "A0=8,D1=2", o.policy = MRT_POLICY_CRITICAL_PATH;
         mrt_plan *other = NULL;
         if (CHECK(mrt_plan_build(s.g, &o, &other) == MRT_OK, "%s plan: %s", what[k], mrt_last_error(ctx))) {
             mrt_plan *keep = s.p;
@@ -277,6 +280,8 @@ int main(void) {
     against_reference("DeepSeek-V3.2", &d, (glm5_shape){8, 2, 1000}, MRT_TILING_SEED, NULL);
     /* the sanitizer runs' model (test_serial / test_mega_prefix --tiny) and shape */
     against_reference("GLM-5 reduced", &r, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, NULL);
+    /* A0's rows in two slices at the reduced size (test_mega_prefix --tiny's sanitized plan) */
+    against_reference("GLM-5 reduced", &r, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, "A0=2");
     /* --split: D1 unsplit (its lone task finalizes), B0 and the head gate at other splits */
     against_reference("GLM-5", &c, (glm5_shape){4, 2, 300}, MRT_TILING_DEFAULT, "D1=1,B0=2,C0=3");
     /* F1 rows in 3 slices (128, 128 and 44 keys) */

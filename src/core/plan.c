@@ -223,7 +223,9 @@ static long whole_number(const char *val, int val_len, long max) {
  * workers to D0, whose input is ready at the same moment). The split-K GEMMs (the ops whose
  * default tiling states its tasks; their input 0 is [M, K]) take divisors of their K blocks
  * only: every split holds the same K blocks, as the stream executors require. Top-k takes N
- * slices a row (1 = a row on one worker; topk.c). */
+ * slices a row (1 = a row on one worker; topk.c), add-RMSNorm-quant N slices of a row's
+ * 128-groups (add_rmsnorm_quant.c; the megakernel and cpu executors, serial and cmp run their
+ * own kernels). */
 static mrt_status given_splits(mrt_plan *p) {
     const mrt_graph *g = p->g;
     for (const char *s = p->opts.split; *s;) {
@@ -244,9 +246,18 @@ static mrt_status given_splits(mrt_plan *p) {
             c->split = (int)v;
             continue;
         }
+        if (op->kind == MRT_OPC_ADD_RMSNORM_QUANT) { /* slices a row, each a task (add_rmsnorm_quant.c) */
+            const int64_t groups = g->tensors[op->in[0]].dims[1] / 128;
+            if (v > groups)
+                return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s=%ld: a row has %lld 128-groups to slice", name, v,
+                                (long long)groups);
+            c->split = (int)v;
+            continue;
+        }
         if (c->tasks < 1 || c->split < 1)
             return mrt_fail(p->ctx, MRT_ERR_INVALID,
-                            "--split: %s does not split (only the split-K GEMMs and top-k's rows do)", name);
+                            "--split: %s does not split (only the split-K GEMMs, top-k's and add-RMSNorm's rows do)",
+                            name);
         const int64_t kblocks = g->tensors[op->in[0]].dims[1] / 128;
         if (kblocks % v)
             return mrt_fail(p->ctx, MRT_ERR_INVALID, "--split: %s=%ld does not divide its %lld K blocks", name, v,

@@ -227,15 +227,17 @@ struct mrt_mega_a0_probe : mrt_a0_local { /* its put(); its barriers, each follo
 };
 #endif
 
-/* inlined: as a call, see mrt_mega_fin_job */
+/* Rows [pl[0], pl[1]), each one's 128-groups [pl[2], pl[3]) stored (a slice of the row:
+ * add_rmsnorm_quant.c). Inlined: as a call, see mrt_mega_fin_job. */
 static __device__ __forceinline__ void mrt_mega_a0(const mrt_mega_op &o, const uint32_t *pl, double *scratch,
                                                    unsigned long long *ph) {
+    const int ob = (int)pl[2] * 16, oe = (int)pl[3] * 16; /* 16 chunks of 8 a group */
 #ifdef MRT_MEGA_A0_PROBE
     for (uint32_t row = pl[0]; row < pl[1]; row++)
-        mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, scratch, mrt_mega_a0_probe{{}, ph});
+        mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, ob, oe, scratch, mrt_mega_a0_probe{{}, ph});
 #else
     (void)ph;
-    for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_row(o.a0, (int)row, scratch);
+    for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, ob, oe, scratch, mrt_a0_local());
 #endif
 }
 

@@ -60,7 +60,8 @@ __global__ void __cluster_dims__(MRT_A0_CLUSTER, 1, 1) __launch_bounds__(MRT_A0_
     asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory"); /* this CTA has started */
     mrt_pdl_entry<TRACE>(ts);
     const int rank = (int)cooperative_groups::this_cluster().block_rank(), span = a.H / 8 / MRT_A0_CLUSTER;
-    mrt_a0_part(a, (int)blockIdx.x / MRT_A0_CLUSTER, rank * span, rank * span + span, scratch, mrt_a0_cluster_x());
+    mrt_a0_part(a, (int)blockIdx.x / MRT_A0_CLUSTER, rank * span, rank * span + span, rank * span,
+                rank * span + span, scratch, mrt_a0_cluster_x());
     mrt_stamp_end_if<TRACE>(ts);
 }
 

@@ -1,8 +1,11 @@
 /* A0: r = h + res (new residual), x = RMSNorm(r) * w, and its 1x128 e4m3 quantization.
  * in:  h [M,H] bf16, res [M,H] bf16, w_in [H] bf16          params: f[0] = eps
  * out: r_new [M,H] bf16, x [M,H] bf16, x8 [M,H] e4m3, sx [M,H/128] f32
- * Tiles: block_m rows each. Publications: 0 = {x8, sx} (the GEMMs' input),
- * 1 = {x, r_new} (the head gate's input and the residual) — the article's e0 / e1. */
+ * Tiles: block_m rows each, each row in `split` slices of its 128-groups (--split A0=S): a
+ * slice sums the whole row (the factor needs every element) and normalizes, quantizes and
+ * stores its own groups. Payload: rows [p0, p1), groups [p2, p3). Publications: 0 = {x8, sx}
+ * (the GEMMs' input), 1 = {x, r_new} (the head gate's input and the residual) — the
+ * article's e0 / e1. */
 #include <math.h>
 
 #include "ops.h"
@@ -35,25 +38,35 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
  * a row a task (M=64: 163.5 against 158.6; H200, bench/RESULTS.md session 14 run 4). */
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
     int64_t m = op_in(g, op, 0)->dims[0];
-    mrt_tile_cfg c = {.block_m = (int)(m <= workers ? 1 : ceil_div(m, workers))};
+    mrt_tile_cfg c = {.block_m = (int)(m <= workers ? 1 : ceil_div(m, workers)), .split = 1};
     return c;
 }
 
 static mrt_status tile(mrt_tiler *t, const mrt_graph *g, const mrt_op *op, mrt_tile_cfg cfg) {
     const mrt_tensor *h = op_in(g, op, 0);
     int64_t m = h->dims[0], hid = h->dims[1];
+    const int64_t groups = hid / 128;
     if (cfg.block_m < 1) return mrt_fail(g->ctx, MRT_ERR_INVALID, "op %s: block_m %d", op->name, cfg.block_m);
+    if (cfg.split < 1 || cfg.split > groups)
+        return mrt_fail(g->ctx, MRT_ERR_INVALID, "op %s: %d slices of a row of %lld 128-groups", op->name, cfg.split,
+                        (long long)groups);
     for (int64_t r0 = 0; r0 < m; r0 += cfg.block_m) {
         int64_t r1 = min64(m, r0 + cfg.block_m);
-        uint32_t *pl = mrt_tiler_task(t, (double)(r1 - r0) * hid * 9, (double)(r1 - r0) * hid * 8);
-        pl[0] = (uint32_t)r0, pl[1] = (uint32_t)r1;
-        mrt_tiler_read(t, op_in(g, op, 0), box(r0, r1, 0, hid));
-        mrt_tiler_read(t, op_in(g, op, 1), box(r0, r1, 0, hid));
-        mrt_tiler_read(t, op_in(g, op, 2), box(0, hid, 0, 1));
-        mrt_tiler_write(t, op_out(g, op, 2), box(r0, r1, 0, hid), 0);
-        mrt_tiler_write(t, op_out(g, op, 3), box(r0, r1, 0, hid / 128), 0);
-        mrt_tiler_write(t, op_out(g, op, 1), box(r0, r1, 0, hid), 1);
-        mrt_tiler_write(t, op_out(g, op, 0), box(r0, r1, 0, hid), 1);
+        for (int sl = 0; sl < cfg.split; sl++) {
+            const int64_t g0 = groups * sl / cfg.split, g1 = groups * (sl + 1) / cfg.split, c0 = g0 * 128, c1 = g1 * 128;
+            /* bytes: the rows' h and res, then this slice's outputs; arithmetic: the sum of
+             * squares over the row, the rest over the slice (9 and 8 a row element unsliced) */
+            uint32_t *pl = mrt_tiler_task(t, (double)(r1 - r0) * (hid * 4 + (c1 - c0) * 5),
+                                          (double)(r1 - r0) * (hid * 3 + (c1 - c0) * 5));
+            pl[0] = (uint32_t)r0, pl[1] = (uint32_t)r1, pl[2] = (uint32_t)g0, pl[3] = (uint32_t)g1;
+            mrt_tiler_read(t, op_in(g, op, 0), box(r0, r1, 0, hid));
+            mrt_tiler_read(t, op_in(g, op, 1), box(r0, r1, 0, hid));
+            mrt_tiler_read(t, op_in(g, op, 2), box(c0, c1, 0, 1));
+            mrt_tiler_write(t, op_out(g, op, 2), box(r0, r1, c0, c1), 0);
+            mrt_tiler_write(t, op_out(g, op, 3), box(r0, r1, g0, g1), 0);
+            mrt_tiler_write(t, op_out(g, op, 1), box(r0, r1, c0, c1), 1);
+            mrt_tiler_write(t, op_out(g, op, 0), box(r0, r1, c0, c1), 1);
+        }
     }
     return MRT_OK;
 }
@@ -67,20 +80,21 @@ static void cpu(const mrt_cpu_tile *c) {
     float *sx = SLOT(c, 6, float);
     float eps = c->op->p.f[0];
     float xf[16384];
+    const int64_t g0 = c->payload[2], g1 = c->payload[3], k0 = g0 * 128, k1 = g1 * 128; /* this slice's columns */
     for (int64_t m = c->payload[0]; m < c->payload[1]; m++) {
         double ss = 0;
         for (int64_t k = 0; k < hid; k++) {
             float r = mrt_round_bf16(mrt_bf16_to_f32(hin[m * hid + k]) + mrt_bf16_to_f32(res[m * hid + k]));
-            r_new[m * hid + k] = mrt_f32_to_bf16(r);
+            if (k >= k0 && k < k1) r_new[m * hid + k] = mrt_f32_to_bf16(r);
             xf[k] = r;
             ss += (double)r * r;
         }
         float rs = mrt_rms_factor(ss, (int)hid, eps);
-        for (int64_t k = 0; k < hid; k++) {
+        for (int64_t k = k0; k < k1; k++) {
             xf[k] = mrt_bf16_to_f32(w[k]) * xf[k] * rs;
             x[m * hid + k] = mrt_f32_to_bf16(xf[k]);
         }
-        for (int64_t kb = 0; kb < hid / 128; kb++) {
+        for (int64_t kb = g0; kb < g1; kb++) {
             float amax = 0;
             for (int k = 0; k < 128; k++) amax = fmaxf(amax, fabsf(xf[kb * 128 + k]));
             float s = mrt_block_scale(amax);

@@ -95,9 +95,14 @@ static __device__ __forceinline__ uint32_t mrt_pack_bf16x2(float lo, float hi) {
  * it (X::put), with X::before() ahead (scratch may still be read for a previous row) and
  * X::after() behind (every group's sum visible); then each CTA sums scratch[0, H / 128).
  * Every loop is unrolled and a chunk's values stay in registers; a chunk past ce computes on
- * zeros (its squares add 0) and stores nothing. */
+ * zeros (its squares add 0) and stores nothing.
+ * Only the chunks [ob, oe) are stored (r_new, x, x8, sx): a megakernel slice of a row (--split
+ * A0=S) sums the whole row, the same order so the same factor in every slice, and normalizes,
+ * quantizes and stores its own groups. A warp with no chunk of its own skips the second pass,
+ * which is most of a row's instructions (fp32 products, 8 IEEE divisions a chunk). */
 template <class X>
-static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce, double *scratch, const X &x) {
+static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce, int ob, int oe, double *scratch,
+                                   const X &x) {
     uint4 hh[2], rr[2], ww[2];
 #pragma unroll
     for (int i = 0; i < 2; i++) {
@@ -106,7 +111,7 @@ static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce
         if (c < ce) {
             hh[i] = *(const uint4 *)(a.h + (size_t)row * a.H + c * 8);
             rr[i] = *(const uint4 *)(a.res + (size_t)row * a.H + c * 8);
-            ww[i] = *(const uint4 *)(a.w + c * 8);
+            if (c >= ob && c < oe) ww[i] = *(const uint4 *)(a.w + c * 8);
         }
     }
     float v[2][8];
@@ -121,7 +126,7 @@ static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce
             v[i][e] = r;
             css[i] += (double)r * (double)r;
         }
-        if (c < ce)
+        if (c < ce && c >= ob && c < oe)
             *(uint4 *)(a.r_new + (size_t)row * a.H + c * 8) =
                 make_uint4(mrt_pack_bf16x2(v[i][0], v[i][1]), mrt_pack_bf16x2(v[i][2], v[i][3]),
                            mrt_pack_bf16x2(v[i][4], v[i][5]), mrt_pack_bf16x2(v[i][6], v[i][7]));
@@ -151,7 +156,8 @@ static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce
     for (int i = 0; i < 2; i++) {
         const int c = cb + threadIdx.x + i * blockDim.x;
         if (i * blockDim.x >= (unsigned)(ce - cb)) break; /* uniform: the whole block leaves together */
-        const bool live = c < ce;
+        const bool live = c < ce && c >= ob && c < oe;
+        if (!__any_sync(0xffffffffu, live)) continue; /* the warp's lanes all skip it: uniform */
         float amax = 0;
 #pragma unroll
         for (int e = 0; e < 8; e++) {
@@ -179,5 +185,5 @@ struct mrt_a0_local {
     __device__ __forceinline__ void after() const { __syncthreads(); }
 };
 static __device__ void mrt_a0_row(const mrt_a0_args &a, int row, double *scratch) {
-    mrt_a0_part(a, row, 0, a.H / 8, scratch, mrt_a0_local());
+    mrt_a0_part(a, row, 0, a.H / 8, 0, a.H / 8, scratch, mrt_a0_local());
 }

@@ -123,6 +123,8 @@ int main(int argc, char **argv) {
         mrt_plan_opts o = mrt_plan_opts_default(); /* F1 rows in 3 slices (128, 128, 44 keys) */
         o.split = "F1=3", o.policy = MRT_POLICY_ROUNDROBIN;
         one_plan(glm5_config_reduced(), (glm5_shape){4, 2, 300}, o, "roundrobin --split F1=3", 0);
+        o.split = "A0=2"; /* A0's rows in two slices */
+        one_plan(glm5_config_reduced(), (glm5_shape){4, 2, 300}, o, "roundrobin --split A0=2", 0);
         /* critical-path's queues (the default plan here is roundrobin's: auto, nothing to tune) */
         one_cfg(glm5_config_reduced(), (glm5_shape){4, 2, 300}, MRT_POLICY_CRITICAL_PATH, 0);
         TEST_MAIN_END();
@@ -155,6 +157,14 @@ int main(int argc, char **argv) {
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "roundrobin --split F1=16 --place F1=0-3", 100);
         o.split = "F1=1", o.place = NULL, o.policy = MRT_POLICY_ROUNDROBIN;
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "roundrobin --split F1=1", 0);
+    }
+    { /* A0's rows in slices (--split A0): every slice sums the whole row and stores its own
+       * groups; B0's K splits each wait for their own slice */
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.split = "A0=4,D1=2", o.chunk = "E1=256";
+        one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "--split A0=4,D1=2 --chunk E1=256", 100);
+        o.split = "A0=16", o.chunk = NULL, o.policy = MRT_POLICY_ROUNDROBIN;
+        one_plan(glm5_config_glm5(), (glm5_shape){1, 1, 8192}, o, "roundrobin --split A0=16", 0);
     }
     /* the rest of [E]'s shapes: M in {1, 16, 64, 128} x KV in {1024, 8192, 65536} */
     const glm5_shape shapes[] = {{1, 1, 1024},   {1, 1, 8192},    {1, 1, 65536},  {16, 2, 1024},
