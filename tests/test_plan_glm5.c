@@ -193,10 +193,12 @@ static void test_shapes(mrt_context *ctx) {
                         CHECK(op_tiles(p, "F1") == (s.m == 16 ? 128 : s.m), "F1 %d tasks at M %d kv 131072",
                               op_tiles(p, "F1"), s.m);
                     /* A0: a row a task while the rows fit the workers, else the fewest rows a
-                     * task that cover them (M=256: 2 rows, 128 tasks) */
+                     * task that cover them (M=256: 2 rows, 128 tasks); below 16 rows each in
+                     * slices, 16 tasks in all (M=1: 16 slices, M=2: 8) */
                     const int a0_rows = s.m <= workers ? 1 : (s.m + workers - 1) / workers;
-                    CHECK(op_tiles(p, "A0") == (s.m + a0_rows - 1) / a0_rows, "default A0 %d tasks at M %d on %d workers",
-                          op_tiles(p, "A0"), s.m, workers);
+                    const int a0_slices = s.m < 16 ? 16 / s.m : 1;
+                    CHECK(op_tiles(p, "A0") == (s.m + a0_rows - 1) / a0_rows * a0_slices,
+                          "default A0 %d tasks at M %d on %d workers", op_tiles(p, "A0"), s.m, workers);
                 }
                 int real = 0;
                 for (int w = 0; w < p->workers; w++) real += p->queue_len[w];
@@ -215,6 +217,13 @@ static void test_shapes(mrt_context *ctx) {
         mrt_plan_free(p);
         mrt_graph_free(g);
     }
+    /* its 56 groups: A0's default 8 slices at M=1 (7 groups) cut across B0's K splits and need
+     * more signals than a task has; the planner halves them to 4 (14 groups) */
+    mrt_graph *g;
+    mrt_plan *p = build(ctx, &d, (glm5_shape){1, 1, 8192}, mrt_plan_opts_default(), &g);
+    if (p) CHECK(op_tiles(p, "A0") == 4, "dsv32 M=1: A0 in %d slices, want 4", op_tiles(p, "A0"));
+    mrt_plan_free(p);
+    mrt_graph_free(g);
 }
 
 /* The cost model's tokens: every task of a plan reports the rows it computes for (its op's
@@ -543,7 +552,8 @@ static void test_split(mrt_context *ctx) {
     struct {
         const char *ops, *split, *says;
     } bad[] = {{NULL, "D1=3", "D1=3 does not divide its 16 K blocks"},
-               {NULL, "A0=2", "A0 does not split (only the split-K GEMMs and top-k's rows do)"},
+               {NULL, "D2=2", "D2 does not split (only the split-K GEMMs, top-k's and add-RMSNorm's rows do)"},
+               {NULL, "A0=49", "A0=49: a row has 48 128-groups to slice"},
                {NULL, "F1=17", "F1=17: top-k splits a row into 1..16 slices"},
                {NULL, "F1=0", "\"0\" is not a split of 1..4096"},
                {NULL, "X7=1", "X7 is not a planned op"},

@@ -247,6 +247,8 @@ struct mrt_plan {
     double estimate_us; /* the step under the placement cost model (schedule.c) */
     mrt_policy placed;  /* the policy its queues come from (opts.policy, AUTO resolved) */
     double auto_other_us; /* AUTO: the estimate of the placement not taken (else 0) */
+    int max_slices;       /* add-RMSNorm-quant's default row slices at most this many, 0: as its
+                             default (plan.c build_queues) */
     char tuned[160];      /* tuning's options where it changed the tiling (plan.c), else "" */
 };
 

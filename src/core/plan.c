@@ -145,10 +145,13 @@ static void order_ops(mrt_plan *p, const bool *sel) {
 
 static mrt_tile_cfg pick_cfg(const mrt_plan *p, const mrt_op *op) {
     mrt_tile_cfg c = mrt_op_class_get(op->kind)->default_cfg(p->g, op, p->opts.workers);
+    if (p->max_slices && op->kind == MRT_OPC_ADD_RMSNORM_QUANT && c.split > p->max_slices)
+        c.split = p->max_slices; /* build_queues' next try */
     if (p->opts.tiling == MRT_TILING_SEED) {
         if (op->p.seed_block_m) c.block_m = op->p.seed_block_m;
         if (op->p.seed_block_n) c.block_n = op->p.seed_block_n;
         if (op->p.seed_split) c.split = op->p.seed_split;
+        else if (op->kind == MRT_OPC_ADD_RMSNORM_QUANT) c.split = 1; /* the seed's rows whole */
         if (op->p.seed_chunk) c.chunk = op->p.seed_chunk;
     }
     return c;
@@ -318,7 +321,7 @@ static mrt_status given_places(mrt_plan *p) {
 
 /* A plan up to its queues and their cost-model step (what tuning compares); finish_plan
  * encodes and verifies it. */
-static mrt_status build_queues(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
+static mrt_status build_queues_as(mrt_graph *g, mrt_plan_opts o, int max_slices, mrt_plan **out) {
     double t0 = mrt_now_us();
     if (o.workers < 1 || o.workers > 4096)
         return mrt_fail(g->ctx, MRT_ERR_INVALID, "--workers %d: must be 1..4096", o.workers);
@@ -332,6 +335,7 @@ static mrt_status build_queues(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
     p->ctx = g->ctx;
     p->g = g;
     p->opts = o;
+    p->max_slices = max_slices;
     bool sel[MRT_MAX_OPS] = {false};
     if ((s = select_ops(p, sel))) goto fail;
     if (p->opts.order && *p->opts.order) {
@@ -375,9 +379,23 @@ static mrt_status build_queues(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
     p->phase_us[1] = t3 - t2, p->phase_us[2] = mrt_now_us() - t3; /* placement with its estimate */
     *out = p;
     return MRT_OK;
-fail:
+fail:;
+    int slices = 1; /* rows of add-RMSNorm-quant in slices (a limit may be theirs) */
+    for (int i = 0; i < p->n_ops; i++)
+        if (g->ops[p->ops[i]].kind == MRT_OPC_ADD_RMSNORM_QUANT && p->cfg[p->ops[i]].split > slices)
+            slices = p->cfg[p->ops[i]].split;
     mrt_plan_free(p);
-    return s;
+    /* slices above max_slices are a user's (--split): no retry */
+    const bool retry = s == MRT_ERR_LIMIT && slices > 1 && (!max_slices || slices <= max_slices);
+    return retry ? build_queues_as(g, o, slices / 2, out) : s;
+}
+
+/* The tiling's plan with AUTO's placement; add-RMSNorm-quant's default row slices
+ * (add_rmsnorm_quant.c) halved while they need more signals than a task has (slices that
+ * cut across a consumer's K splits: DeepSeek-V3.2's 56 groups in 8 at M=1). A user's
+ * --split A0=S that does not fit fails (given_splits overrides every try). */
+static mrt_status build_queues(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
+    return build_queues_as(g, o, 0, out);
 }
 
 /* Encodes and verifies a plan from build_queues (freed on failure); its build time counts

@@ -36,9 +36,19 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
  * cost. Until session 14 at most 32 tiles (so that the queue heads stayed short): at M=128
  * A0 took 31 us as 32 tasks of four rows, and the megakernel's step 257 us against 241 with
  * a row a task (M=64: 163.5 against 158.6; H200, bench/RESULTS.md session 14 run 4). */
+/* Few rows: each in slices, up to MRT_A0_SLICE_TASKS tasks (a power of two dividing the row's
+ * groups, so that slices nest in the GEMMs' K splits; plan.c plans the rows unsliced where a
+ * slice would still need more than a task's signals). A slice's second pass (normalize,
+ * quantize, store: most of a row's instructions) is its share; the first (loads, sum) is the
+ * whole row's. Measured (H200, session 29 run 3, bench/RESULTS.md): M=1 KV=8192 61.43 us in 16
+ * slices against 63.30 unsliced (8: 61.70, 4: 61.77), M=1 KV=1024 57.86 in 8 against 58.93;
+ * at M=16 KV=8192 4 slices (64 tasks) were 1.6 us slower (A0 done 0.9 us sooner, but 64
+ * workers' GEMM tiles queued behind the slices), KV=65536 3.2 slower, KV=1024 2.3 faster. */
+#define MRT_A0_SLICE_TASKS 16
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
-    int64_t m = op_in(g, op, 0)->dims[0];
+    int64_t m = op_in(g, op, 0)->dims[0], groups = op_in(g, op, 0)->dims[1] / 128;
     mrt_tile_cfg c = {.block_m = (int)(m <= workers ? 1 : ceil_div(m, workers)), .split = 1};
+    while (m * c.split * 2 <= MRT_A0_SLICE_TASKS && groups % (c.split * 2) == 0) c.split *= 2;
     return c;
 }
 
