@@ -40,10 +40,13 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
  * groups, so that slices nest in the GEMMs' K splits; plan.c plans the rows unsliced where a
  * slice would still need more than a task's signals). A slice's second pass (normalize,
  * quantize, store: most of a row's instructions) is its share; the first (loads, sum) is the
- * whole row's. Measured (H200, session 29 run 3, bench/RESULTS.md): M=1 KV=8192 61.43 us in 16
- * slices against 63.30 unsliced (8: 61.70, 4: 61.77), M=1 KV=1024 57.86 in 8 against 58.93;
- * at M=16 KV=8192 4 slices (64 tasks) were 1.6 us slower (A0 done 0.9 us sooner, but 64
- * workers' GEMM tiles queued behind the slices), KV=65536 3.2 slower, KV=1024 2.3 faster. */
+ * whole row's. Measured (H200, session 29 runs 3-5, bench/RESULTS.md; A Bs within a run): M=1
+ * KV=8192 61.43 us in 16 slices against 63.30 unsliced (8: 61.70, 4: 61.77) and 62.58 / 62.61
+ * against 63.43 / 63.53, M=1 KV=1024 58.03 against 59.69, M=2 KV=8192 67.40 against 69.07, M=4
+ * and M=8 level to -0.6. At M=16 (4 slices, 64 tasks) under critical-path 1.6 us slower at
+ * KV=8192, 3.2 at KV=65536 (A0 done 0.9 us sooner, but 64 workers' first GEMM tiles queued
+ * behind the slices instead of streaming their weights from the start); under roundrobin 2.0
+ * to 2.7 faster (KV=1024, the default's policy there: 60.42 against 62.39). */
 #define MRT_A0_SLICE_TASKS 16
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
     int64_t m = op_in(g, op, 0)->dims[0], groups = op_in(g, op, 0)->dims[1] / 128;
