@@ -567,6 +567,19 @@ static void test_split(mrt_context *ctx) {
         o.ops = bad[i].ops, o.split = bad[i].split;
         expect_refused(ctx, &c, s, o, bad[i].split, bad[i].says);
     }
+    { /* A0's rows in 3 slices of 16 groups cut across B0's K splits of 12: more signals than a
+       * task has, refused (no default to halve) with the slices named */
+        mrt_graph *g = NULL;
+        glm5_prefix_graph(ctx, &c, &s, &g);
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.split = "A0=3";
+        mrt_plan *p = NULL;
+        mrt_status st = mrt_plan_build(g, &o, &p);
+        CHECK(st == MRT_ERR_LIMIT && !p && strstr(mrt_last_error(ctx), "A0's rows in 3 slices"), "A0=3 refused: %s",
+              mrt_last_error(ctx));
+        mrt_plan_free(p);
+        mrt_graph_free(g);
+    }
 }
 
 /* --chunk OP=N: the named index-logits ops' keys a task after the tiling's rules (tasks =

@@ -380,14 +380,20 @@ static mrt_status build_queues_as(mrt_graph *g, mrt_plan_opts o, int max_slices,
     *out = p;
     return MRT_OK;
 fail:;
-    int slices = 1; /* rows of add-RMSNorm-quant in slices (a limit may be theirs) */
+    int slices = 1, sliced = -1; /* rows of add-RMSNorm-quant in slices (a limit may be theirs) */
     for (int i = 0; i < p->n_ops; i++)
         if (g->ops[p->ops[i]].kind == MRT_OPC_ADD_RMSNORM_QUANT && p->cfg[p->ops[i]].split > slices)
-            slices = p->cfg[p->ops[i]].split;
+            slices = p->cfg[p->ops[i]].split, sliced = p->ops[i];
     mrt_plan_free(p);
-    /* slices above max_slices are a user's (--split): no retry */
-    const bool retry = s == MRT_ERR_LIMIT && slices > 1 && (!max_slices || slices <= max_slices);
-    return retry ? build_queues_as(g, o, slices / 2, out) : s;
+    if (s != MRT_ERR_LIMIT || slices == 1) return s;
+    if (!max_slices || slices <= max_slices) return build_queues_as(g, o, slices / 2, out);
+    /* slices above max_slices are a user's (--split): say what to change */
+    char why[512];
+    snprintf(why, sizeof why, "%s", mrt_last_error(g->ctx));
+    return mrt_fail(g->ctx, s,
+                    "%s: %s's rows in %d slices (--split) of %lld 128-groups, some cutting across a consumer's K "
+                    "splits; take fewer, or slices that nest in those splits",
+                    why, g->ops[sliced].name, slices, (long long)(g->tensors[g->ops[sliced].in[0]].dims[1] / 128));
 }
 
 /* The tiling's plan with AUTO's placement; add-RMSNorm-quant's default row slices
