@@ -117,11 +117,14 @@ static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned tar
 }
 
 /* One thread: the instruction's signals, those a reduce group's finalization owes
- * (MRT_PUB_BY_FINALIZER) or the task's own. */
+ * (MRT_PUB_BY_FINALIZER) or the task's own; given pub >= 0, only those of publication pub
+ * (match) or only the others (-DMRT_MEGA_A0_EARLY_PUB's A0). */
 template <class A>
-static __device__ __forceinline__ void mrt_mega_signal(const A &a, const uint32_t *w, uint32_t nsig, bool by_fin) {
+static __device__ __forceinline__ void mrt_mega_signal(const A &a, const uint32_t *w, uint32_t nsig, bool by_fin,
+                                                       int pub = -1, bool match = true) {
     for (uint32_t j = 0; j < nsig; j++)
-        if (((w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) != 0) == by_fin)
+        if (((w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) != 0) == by_fin &&
+            (pub < 0 || ((int)(w[14 + 3 * j] & 0xFFu) == pub) == match))
             mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
 }
 
@@ -239,13 +242,6 @@ struct mrt_mega_a0_probe : mrt_a0_local { /* its put(); its barriers, each follo
 #define MRT_MEGA_A0_EARLY_PUB 0
 #endif
 #if MRT_MEGA_A0_EARLY_PUB
-/* signals of publication `pub` (match) or of the others (!match), none of a finalizer's */
-static __device__ __forceinline__ void mrt_mega_signal_pub(const mrt_mega_args &a, const uint32_t *w, uint32_t nsig,
-                                                           uint32_t pub, bool match) {
-    for (uint32_t j = 0; j < nsig; j++)
-        if (!(w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) && ((w[14 + 3 * j] & 0xFFu) == pub) == match)
-            mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
-}
 struct mrt_mega_a0_early : mrt_a0_local { /* mrt_a0_part's X: publication 0 at mid() of the last row */
     static constexpr bool defer = true;
     const mrt_mega_args *a;
@@ -258,7 +254,7 @@ struct mrt_mega_a0_early : mrt_a0_local { /* mrt_a0_part's X: publication 0 at m
     __device__ __forceinline__ void mid() const {
         if (!last) return;
         __syncthreads(); /* every x8 and sx store of the task before thread 0's release */
-        if (threadIdx.x == 0) mrt_mega_signal_pub(*a, w, nsig, 0, true);
+        if (threadIdx.x == 0) mrt_mega_signal(*a, w, nsig, false, 0, true);
     }
 };
 #endif
@@ -440,7 +436,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             const bool done = !grouped || (opcode == MRT_OPC_TOPK ? last != 0
                                                                    : mrt_atom_add_acq_rel(ticket, 1u) + 1u == members * epoch);
 #if MRT_MEGA_A0_EARLY_PUB
-            if (opcode == MRT_OPC_ADD_RMSNORM_QUANT) mrt_mega_signal_pub(a, w, nsig, 0, false); /* 0: mrt_mega_a0 */
+            if (opcode == MRT_OPC_ADD_RMSNORM_QUANT) mrt_mega_signal(a, w, nsig, false, 0, false); /* 0: mrt_mega_a0 */
             else
 #endif
             mrt_mega_signal(a, w, nsig, false);

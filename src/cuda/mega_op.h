@@ -62,8 +62,7 @@ struct mrt_mega_out {
     __device__ __forceinline__ void operator()(const mrt_gemm_tile &t, int m, int n, const float (&v)[8]) const {
         if (m >= m1 || n >= n1) return;
         if (qb && qr) qb->store(m, n, v, mrt_mega_qb_rows{qr, qp, t.m0});
-        else
-        if (qb) (*qb)(t, m, n, v);
+        else if (qb) (*qb)(t, m, n, v);
         else s(t, m, n, v);
     }
 };
