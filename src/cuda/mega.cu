@@ -117,14 +117,11 @@ static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned tar
 }
 
 /* One thread: the instruction's signals, those a reduce group's finalization owes
- * (MRT_PUB_BY_FINALIZER) or the task's own; given pub >= 0, only those of publication pub
- * (match) or only the others (-DMRT_MEGA_A0_EARLY_PUB's A0). */
+ * (MRT_PUB_BY_FINALIZER) or the task's own. */
 template <class A>
-static __device__ __forceinline__ void mrt_mega_signal(const A &a, const uint32_t *w, uint32_t nsig, bool by_fin,
-                                                       int pub = -1, bool match = true) {
+static __device__ __forceinline__ void mrt_mega_signal(const A &a, const uint32_t *w, uint32_t nsig, bool by_fin) {
     for (uint32_t j = 0; j < nsig; j++)
-        if (((w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) != 0) == by_fin &&
-            (pub < 0 || ((int)(w[14 + 3 * j] & 0xFFu) == pub) == match))
+        if (((w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) != 0) == by_fin)
             mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
 }
 
@@ -230,58 +227,21 @@ struct mrt_mega_a0_probe : mrt_a0_local { /* its put(); its barriers, each follo
 };
 #endif
 
-/* -DMRT_MEGA_A0_EARLY_PUB=1 (prepared in session 29, compile-checked, not yet run): an A0 task
- * signals its publication 0 (x8, sx: B0's and B1's input) after the last row's x8 and sx
- * stores and before its r_new and x stores (publication 1, C0's input and the residual), which
- * it then signals with its other signals after the instruction. A release waits for the CTA's
- * stores before it (mrt_red_release): an A0 row's computed -> published was 2.08 us (H200,
- * session 29 run 3's trace, M=16 KV=8192; a quarter slice, 7.5 KB of stores, 1.63) with the
- * row's 30 KB before it, 24 KB of them r_new and x, which no GEMM reads. C0 has slack (done
- * at 14 us, D1 starts at 25). */
-#ifndef MRT_MEGA_A0_EARLY_PUB
-#define MRT_MEGA_A0_EARLY_PUB 0
-#endif
-#if MRT_MEGA_A0_EARLY_PUB
-struct mrt_mega_a0_early : mrt_a0_local { /* mrt_a0_part's X: publication 0 at mid() of the last row */
-    static constexpr bool defer = true;
-    const mrt_mega_args *a;
-    const uint32_t *w;
-    uint32_t nsig;
-    bool last;    /* the task's last row */
-    uint4 *stage; /* x's chunks until mid() (shared memory past the finalization's) */
-    __device__ __forceinline__ void keep(int c, const uint4 &k) const { stage[c] = k; }
-    __device__ __forceinline__ uint4 kept(int c) const { return stage[c]; }
-    __device__ __forceinline__ void mid() const {
-        if (!last) return;
-        __syncthreads(); /* every x8 and sx store of the task before thread 0's release */
-        if (threadIdx.x == 0) mrt_mega_signal(*a, w, nsig, false, 0, true);
-    }
-};
-#endif
-
 /* Rows [pl[0], pl[1]), each one's 128-groups [pl[2], pl[3]) stored (a slice of the row:
- * add_rmsnorm_quant.c). Inlined: as a call, see mrt_mega_fin_job. */
+ * add_rmsnorm_quant.c). Inlined: as a call, see mrt_mega_fin_job. Both publications are
+ * signalled after the instruction: releasing x8 and sx (B0's and B1's input) before the x
+ * stores, x staged in shared memory (session 29's -DMRT_MEGA_A0_EARLY_PUB), was slower (H200,
+ * session 30 run 2: M=16 KV=8192 67.65 / 67.52 us against 66.98 / 66.93, M=64 +1.2, M=128
+ * KV=1024 +1.0; an A0 row's input -> computed 7.7 us against 6.5, A0 done at 9.95 against
+ * 8.96: the staging cost more than the earlier release saved). */
 static __device__ __forceinline__ void mrt_mega_a0(const mrt_mega_op &o, const uint32_t *pl, double *scratch,
-                                                   unsigned long long *ph, const mrt_mega_args &a, const uint32_t *w,
-                                                   uint32_t nsig) {
+                                                   unsigned long long *ph) {
     const int ob = (int)pl[2] * 16, oe = (int)pl[3] * 16; /* 16 chunks of 8 a group */
 #ifdef MRT_MEGA_A0_PROBE
-    (void)a, (void)w, (void)nsig;
     for (uint32_t row = pl[0]; row < pl[1]; row++)
         mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, ob, oe, scratch, mrt_mega_a0_probe{{}, ph});
-#elif MRT_MEGA_A0_EARLY_PUB
-    (void)ph;
-    /* x's chunks past the finalization's shared memory (A0 has no tile): 16 bytes each of
-     * hidden / 8 <= 768 (mega_table.cu) */
-    static_assert(offsetof(mrt_mega_fin_smem, ds) == 0 &&
-                      ((sizeof(mrt_mega_fin_smem) + 15) & ~(size_t)15) + 768 * 16 <= 64 * 1024,
-                  "A0's x staging: scratch is the finalization's shared memory, the staging past it");
-    uint4 *stage = (uint4 *)((uint8_t *)scratch + ((sizeof(mrt_mega_fin_smem) + 15) & ~(size_t)15));
-    for (uint32_t row = pl[0]; row < pl[1]; row++)
-        mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, ob, oe, scratch,
-                    mrt_mega_a0_early{{}, &a, w, nsig, row + 1 == pl[1], stage});
 #else
-    (void)ph, (void)a, (void)w, (void)nsig;
+    (void)ph;
     for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, ob, oe, scratch, mrt_a0_local());
 #endif
 }
@@ -371,7 +331,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         const uint32_t *pl = w + 24;
         switch (opcode) {
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
-            mrt_mega_a0(o, pl, fin.ds, ph, a, w, nsig);
+            mrt_mega_a0(o, pl, fin.ds, ph);
             break;
         case MRT_OPC_GEMM_FP8: mrt_mega_gemm<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
         case MRT_OPC_GEMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
@@ -435,10 +395,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         } else if (threadIdx.x == 0) { /* a grouped F1 slice took its ticket itself (mrt_mega_topk) */
             const bool done = !grouped || (opcode == MRT_OPC_TOPK ? last != 0
                                                                    : mrt_atom_add_acq_rel(ticket, 1u) + 1u == members * epoch);
-#if MRT_MEGA_A0_EARLY_PUB
-            if (opcode == MRT_OPC_ADD_RMSNORM_QUANT) mrt_mega_signal(a, w, nsig, false, 0, false); /* 0: mrt_mega_a0 */
-            else
-#endif
             mrt_mega_signal(a, w, nsig, false);
             if (done) mrt_mega_signal(a, w, nsig, true);
         }

@@ -44,8 +44,6 @@ __global__ void __launch_bounds__(MRT_A0_MAX_THREADS) mrt_a0_kernel(mrt_a0_args 
  * racecheck of the reduced-size step (H200, 2026-11-30, session 10 run 2) reported every put()
  * of the version without it as a write into "a block that might not have entered yet". */
 struct mrt_a0_cluster_x {
-    static constexpr bool defer = false;
-    __device__ __forceinline__ void mid() const {}
     __device__ __forceinline__ void before() const { asm volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
     __device__ __forceinline__ void put(double *scratch, int g, double v) const {
         cooperative_groups::cluster_group cl = cooperative_groups::this_cluster();

@@ -99,13 +99,7 @@ static __device__ __forceinline__ uint32_t mrt_pack_bf16x2(float lo, float hi) {
  * Only the chunks [ob, oe) are stored (r_new, x, x8, sx): a megakernel slice of a row (--split
  * A0=S) sums the whole row, the same order so the same factor in every slice, and normalizes,
  * quantizes and stores its own groups. A warp with no chunk of its own skips the second pass,
- * which is most of a row's instructions (fp32 products, 8 IEEE divisions a chunk).
- * X::defer (the megakernel's -DMRT_MEGA_A0_EARLY_PUB): x's chunks are kept (X::keep: shared
- * memory) and stored after X::mid(), which publishes x8 and sx (the GEMMs' input) first, so
- * that release does not wait for x's 12 KB of stores (r_new's went out in the first pass,
- * microseconds before). Kept in registers instead, with r_new's too, the megakernel's body
- * spilled more (ptxas, TN 16: 148 / 532 bytes of spill stores / loads against 80 / 452; x's
- * alone 120 / 512; kept in shared memory 88 / 480). */
+ * which is most of a row's instructions (fp32 products, 8 IEEE divisions a chunk). */
 template <class X>
 static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce, int ob, int oe, double *scratch,
                                    const X &x) {
@@ -172,10 +166,9 @@ static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce
         }
         for (int o = 8; o > 0; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
         if (!live) continue;
-        const uint4 k = make_uint4(mrt_pack_bf16x2(v[i][0], v[i][1]), mrt_pack_bf16x2(v[i][2], v[i][3]),
-                                   mrt_pack_bf16x2(v[i][4], v[i][5]), mrt_pack_bf16x2(v[i][6], v[i][7]));
-        if constexpr (X::defer) x.keep(c, k);
-        else *(uint4 *)(a.x + (size_t)row * a.H + c * 8) = k;
+        *(uint4 *)(a.x + (size_t)row * a.H + c * 8) =
+            make_uint4(mrt_pack_bf16x2(v[i][0], v[i][1]), mrt_pack_bf16x2(v[i][2], v[i][3]),
+                       mrt_pack_bf16x2(v[i][4], v[i][5]), mrt_pack_bf16x2(v[i][6], v[i][7]));
         const float s = mrt_block_scale(amax);
         uint32_t q[2] = {0u, 0u};
 #pragma unroll
@@ -183,20 +176,10 @@ static __device__ void mrt_a0_part(const mrt_a0_args &a, int row, int cb, int ce
         *(uint2 *)(a.x8 + (size_t)row * a.H + c * 8) = make_uint2(q[0], q[1]);
         if ((c & 15) == 0) a.sx[(size_t)row * (a.H / 128) + c / 16] = s;
     }
-    if constexpr (X::defer) {
-        x.mid();
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-            const int c = cb + threadIdx.x + i * blockDim.x;
-            if (c < ce && c >= ob && c < oe) *(uint4 *)(a.x + (size_t)row * a.H + c * 8) = x.kept(c); /* its own */
-        }
-    }
 }
 
 /* The whole row in one CTA (the megakernel's A0, the standalone kernel). */
 struct mrt_a0_local {
-    static constexpr bool defer = false; /* r_new and x stored as they are computed */
-    __device__ __forceinline__ void mid() const {}
     __device__ __forceinline__ void before() const { __syncthreads(); }
     __device__ __forceinline__ void put(double *scratch, int g, double v) const { scratch[g] = v; }
     __device__ __forceinline__ void after() const { __syncthreads(); }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The next session's first device run (written 2026-12-01, end of session 29; session 29's
+# Session 30, run 1 (written as device-next.sh at the end of session 29; session 29's
 # runs are scripts/device-s29a.sh .. s29e.sh; its final tree passed every GPU check in run 5).
 # 1. M=16 plans with A0's rows in slices where every first GEMM tile still gets a worker of its
 #    own (session 29: 4 slices = 64 tasks beside B0 84 + C0 16 + B1 16 put 64 GEMM tiles
@@ -10,7 +10,7 @@
 # 2. The finalization's first phase (-DMRT_MEGA_FIN_PROBE=1: computed -> the CTA knows the
 #    group complete = its ticket's acq_rel round trip and the group wait; -> group 0's first
 #    job done), B0's and D1's on the M=16 critical path (session 29 run 2: not the claim).
-# Run: timeout 500 bash scripts/device-next.sh
+# Run: timeout 500 bash scripts/device-s30a.sh (at d2884e8)
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant fp1 -DMRT_MEGA_FIN_PROBE=1 megartp &

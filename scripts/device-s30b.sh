@@ -1,12 +1,12 @@
 #!/bin/bash
-# The next session's second device run (written 2026-12-01, end of session 29): the prepared
+# Session 30, run 2 (written as device-next2.sh at the end of session 29): the prepared
 # -DMRT_MEGA_A0_EARLY_PUB=1 (mega.cu: an A0 task releases x8 and sx, B0's and B1's input,
 # before its x stores, which it keeps in shared memory until then; its other publication after
 # the instruction as before). Session 29 run 3's trace: an A0 row's computed -> published 2.08
 # us with the row's 30 KB of stores before the release. Builds ep (megartp, test_mega_prefix)
 # and its sanitizer build; test_mega_prefix, racecheck and memcheck of the reduced step; the A
 # B at 6 shapes (M=16 twice); traces at M=16 KV=8192 with and without.
-# Run: timeout 500 bash scripts/device-next2.sh
+# Run: timeout 500 bash scripts/device-s30b.sh (at d2884e8; the switch was removed after)
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant ep -DMRT_MEGA_A0_EARLY_PUB=1 "megartp tests/gpu/test_mega_prefix" &
