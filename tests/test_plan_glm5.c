@@ -17,6 +17,15 @@ static mrt_plan *build(mrt_context *ctx, const glm5_config *c, glm5_shape s, mrt
     return p;
 }
 
+/* B0's default tasks in `avail` workers: its N tiles x the largest split of its 48 K blocks
+ * that fits (at least 1) */
+static int b0_fit(int tiles, int avail) {
+    static const int splits[] = {48, 24, 16, 12, 8, 6, 4, 3, 2, 1};
+    for (size_t i = 0; i < sizeof splits / sizeof splits[0]; i++)
+        if (tiles * splits[i] <= avail) return tiles * splits[i];
+    return tiles;
+}
+
 static int op_tiles(const mrt_plan *p, const char *name) {
     const mrt_op *op = mrt_graph_find_op(p->g, name);
     return op && p->op_row[op->id] >= 0 ? p->op_tasks[op->id] : -1;
@@ -152,8 +161,8 @@ static void test_seed_plan(mrt_context *ctx) {
  * runs the verifier) and builds in under a millisecond. */
 static void test_shapes(mrt_context *ctx) {
     glm5_config c = glm5_config_glm5();
-    glm5_shape shapes[] = {{1, 1, 1}, {1, 1, 100}, {64, 2, 8192}, {256, 2, 8192}, {16, 2, 131072}, {2, 2, 100},
-                           {256, 4, 131072}, {16, 2, 100}};
+    glm5_shape shapes[] = {{1, 1, 1},     {1, 1, 100},   {64, 2, 8192},  {256, 2, 8192}, {16, 2, 131072}, {2, 2, 100},
+                           {256, 4, 131072}, {16, 2, 100}, {32, 2, 8192}, {48, 2, 1024}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         for (int tiling = 0; tiling < 2; tiling++)
             for (int workers = 132; workers <= 148; workers += 16) {
@@ -176,9 +185,16 @@ static void test_shapes(mrt_context *ctx) {
                     int mt = (s.m + 127) / 128;
                     /* split-K fills the workers once; B0 leaves its smaller siblings C0 and B1
                      * (16 tasks each, 32 at two M tiles) theirs: 21 N tiles x 4 (x 1 with two M
-                     * tiles on 132 workers, x 2 on 148), D1 32 x 4 (x 2), D0 128 x 1 */
-                    int b0 = op_tiles(p, "B0"), sib = op_tiles(p, "C0") + op_tiles(p, "B1");
-                    CHECK(b0 == (mt == 1 || workers == 148 ? 84 : 42) && b0 + sib <= workers &&
+                     * tiles on 132 workers, x 2 on 148), D1 32 x 4 (x 2), D0 128 x 1; and A0's
+                     * tasks too where its rows are in slices (M <= 16) and B0 keeps at least
+                     * 3/4 of its tiles that way: M=16 on 132 workers B0 21 x 3 (K splits
+                     * divide its 48 K blocks); rows whole (M=32, 48) not counted */
+                    int b0 = op_tiles(p, "B0"), sib = op_tiles(p, "C0") + op_tiles(p, "B1"), a0 = op_tiles(p, "A0");
+                    const int alone = b0_fit(21 * mt, workers - sib), beside = b0_fit(21 * mt, workers - sib - a0);
+                    const int b0_want = s.m <= 16 && sib + a0 < workers && 4 * beside >= 3 * alone ? beside : alone;
+                    if (workers == 132 && s.m >= 16 && s.m <= 64)
+                        CHECK(b0_want == (s.m == 16 ? 63 : 84), "the rule's own B0 at M %d", s.m);
+                    CHECK(b0 == b0_want && (b0 + sib + a0 <= workers || b0 == alone) &&
                               op_tiles(p, "D1") == 128 && op_tiles(p, "D0") == mt * 128,
                           "default B0 %d (siblings %d), D1 %d, D0 %d at M %d on %d workers", b0, sib,
                           op_tiles(p, "D1"), op_tiles(p, "D0"), s.m, workers);
@@ -193,10 +209,11 @@ static void test_shapes(mrt_context *ctx) {
                         CHECK(op_tiles(p, "F1") == (s.m == 16 ? 128 : s.m), "F1 %d tasks at M %d kv 131072",
                               op_tiles(p, "F1"), s.m);
                     /* A0: a row a task while the rows fit the workers, else the fewest rows a
-                     * task that cover them (M=256: 2 rows, 128 tasks); below 16 rows each in
-                     * slices, 16 tasks in all (M=1: 16 slices, M=2: 8) */
+                     * task that cover them (M=256: 2 rows, 128 tasks); up to 16 rows each in
+                     * slices, 16 tasks in all and at least 2 slices a row (M=1: 16 slices,
+                     * M=2: 8, M=16: 2) */
                     const int a0_rows = s.m <= workers ? 1 : (s.m + workers - 1) / workers;
-                    const int a0_slices = s.m < 16 ? 16 / s.m : 1;
+                    const int a0_slices = s.m < 16 ? 16 / s.m : s.m == 16 ? 2 : 1;
                     CHECK(op_tiles(p, "A0") == (s.m + a0_rows - 1) / a0_rows * a0_slices,
                           "default A0 %d tasks at M %d on %d workers", op_tiles(p, "A0"), s.m, workers);
                 }
@@ -214,6 +231,11 @@ static void test_shapes(mrt_context *ctx) {
         mrt_graph *g;
         mrt_plan *p = build(ctx, &d, (glm5_shape){16, 2, 8192}, o, &g);
         if (p) CHECK(op_tiles(p, "D2") == (tiling ? 128 * 4 : 128 * 2), "dsv32 D2 %d tiles", op_tiles(p, "D2"));
+        /* A0 in 2 slices (32 tasks); B0 (17 N tiles, 56 K blocks) beside them would be 17 x 2 =
+         * 34, half its 68: under the 3/4 share_workers asks, so it keeps 68 */
+        if (p && !tiling)
+            CHECK(op_tiles(p, "A0") == 32 && op_tiles(p, "B0") == 68, "dsv32 M=16: A0 %d, B0 %d tasks, want 32, 68",
+                  op_tiles(p, "A0"), op_tiles(p, "B0"));
         mrt_plan_free(p);
         mrt_graph_free(g);
     }
@@ -470,11 +492,13 @@ static void test_order(mrt_context *ctx) {
         if (p) order_names(p, got, sizeof got);
         CHECK(p && !strcmp(got, ok[i].want), "order %s: have %s, want %s", ok[i].order ? ok[i].order : "(default)",
               p ? got : "no plan", ok[i].want);
-        if (p && ok[i].order) { /* roundrobin deals tasks in it: A0's 16 rows, then C0's first on worker 16 */
-            const char *at16 = "none";
+        if (p && ok[i].order) { /* roundrobin deals tasks in it: A0's (32: 16 rows in 2 slices), then C0's first */
+            const int at = op_tiles(p, "A0");
+            const char *first = "none";
             for (int k = 0; k < p->n_tasks; k++)
-                if (p->tasks[k].worker == 16 && p->tasks[k].slot == 0) at16 = p->g->ops[p->tasks[k].op].name;
-            CHECK(!strcmp(at16, "C0"), "order %s: worker 16's first task is %s's, want C0's", ok[i].order, at16);
+                if (p->tasks[k].worker == at && p->tasks[k].slot == 0) first = p->g->ops[p->tasks[k].op].name;
+            CHECK(at == 32 && !strcmp(first, "C0"), "order %s: worker %d's first task is %s's, want C0's", ok[i].order,
+                  at, first);
         }
         mrt_plan_free(p);
         mrt_graph_free(g);
@@ -517,7 +541,9 @@ static void test_split(mrt_context *ctx) {
     struct {
         const char *split;
         int d1, d0, b0, c0;
-    } ok[] = {{NULL, 128, 128, 84, 16}, {"D1=2", 64, 128, 84, 16}, {"D1=1,B0=6,C0=48", 32, 128, 126, 48}};
+    } ok[] = {{NULL, 128, 128, 63, 16},         {"D1=2", 64, 128, 63, 16}, {"D1=1,B0=6,C0=48", 32, 128, 126, 48},
+              {"A0=1", 128, 128, 84, 16}, /* A0's rows whole: B0 its 84 (share_workers sees the given A0) */
+              {"A0=1,B0=3", 128, 128, 63, 16}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         mrt_plan_opts o = mrt_plan_opts_default();
         o.split = ok[i].split, o.tune = 0; /* (none): the default tiling, untuned */

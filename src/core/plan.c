@@ -165,6 +165,30 @@ static mrt_tile_cfg pick_cfg(const mrt_plan *p, const mrt_op *op) {
  * 132 - 32 workers B0 is 21 x 4 = 84 and A0 + B0 + C0 + B1 = 132 tasks, one a worker). Only
  * ops whose default tiling states its tasks (split-K GEMMs) take part; the siblings keep
  * their sizes from the first pass (a sibling counts only if it has fewer tasks). */
+/* The step's first tasks where the planner put a row in slices (add-RMSNorm-quant at <= 16
+ * rows: add_rmsnorm_quant.c) take workers at the start too. A split-K op right after them
+ * (depth 1) leaves them theirs as well where it keeps at least 3/4 of its tasks that way, so
+ * that every first GEMM tile has a worker of its own and streams its weights from the step's
+ * start instead of queueing behind a slice (GLM-5, 132 workers: M=16 A0 32 + B0 63 + C0 16 +
+ * B1 16 = 127 tasks; M=1..8 A0's 16 leave B0 its 84). H200, bench/RESULTS.md session 30, A Bs
+ * within a run: M=16 KV=1024 61.21 / 61.12 us against 62.52 / 62.62, KV=8192 67.01 / 66.85
+ * against 67.11 / 67.16, KV=65536 117.51 against 119.40 (run 3). Rows whole are not counted:
+ * M=32 (32 + 63 + 32) 86.19 / 86.27 against 85.91 / 85.98, M=48 (48 + 42 + 32) 107.63 against
+ * 103.00 at KV=8192 and 98.40 against 87.66 at KV=1024 (run 4; B0 in half its tiles streams
+ * twice the weights a tile). */
+static int first_tasks(const mrt_plan *p, const int *depth) {
+    int n = 0;
+    for (int j = 0; j < p->n_ops; j++) {
+        const mrt_op *q = &p->g->ops[p->ops[j]];
+        const mrt_tile_cfg *c = &p->cfg[q->id];
+        if (depth[q->id] == 0 && q->kind == MRT_OPC_ADD_RMSNORM_QUANT && c->split > 1 && c->block_m > 0) {
+            const int64_t rows = p->g->tensors[q->in[0]].dims[0];
+            n += (int)((rows + c->block_m - 1) / c->block_m) * c->split;
+        }
+    }
+    return n;
+}
+
 #ifndef MRT_SHARE_WORKERS
 #define MRT_SHARE_WORKERS 1 /* -DMRT_SHARE_WORKERS=0 (C flags): session 9's A/B */
 #endif
@@ -188,8 +212,13 @@ static void share_workers(mrt_plan *p) {
             const int q = p->ops[j];
             if (q != o && depth[q] == depth[o] && first[q].tasks && first[q].tasks < first[o].tasks) others += first[q].tasks;
         }
-        if (others && others < p->opts.workers)
-            p->cfg[o] = mrt_op_class_get(g->ops[o].kind)->default_cfg(g, &g->ops[o], p->opts.workers - others);
+        const mrt_op_class *oc = mrt_op_class_get(g->ops[o].kind);
+        if (others && others < p->opts.workers) p->cfg[o] = oc->default_cfg(g, &g->ops[o], p->opts.workers - others);
+        const int at_start = depth[o] == 1 ? first_tasks(p, depth) : 0;
+        if (at_start && others + at_start < p->opts.workers) {
+            const mrt_tile_cfg c = oc->default_cfg(g, &g->ops[o], p->opts.workers - others - at_start);
+            if (4 * c.tasks >= 3 * p->cfg[o].tasks) p->cfg[o] = c;
+        }
     }
 }
 
@@ -367,8 +396,12 @@ static mrt_status build_queues_as(mrt_graph *g, mrt_plan_opts o, int max_slices,
         }
     }
     for (int i = 0; i < p->n_ops; i++) p->cfg[p->ops[i]] = pick_cfg(p, &g->ops[p->ops[i]]);
+    const bool split_given = p->opts.split && *p->opts.split;
+    /* given splits before share_workers too, which sees A0's slices (a given A0=1 leaves B0 its
+     * workers), and again after it, over the GEMM sizes it picks */
+    if (split_given && (s = given_splits(p))) goto fail;
     if (o.tiling == MRT_TILING_DEFAULT && MRT_SHARE_WORKERS) share_workers(p);
-    if (p->opts.split && *p->opts.split && (s = given_splits(p))) goto fail;
+    if (split_given && (s = given_splits(p))) goto fail;
     if (p->opts.chunk && *p->opts.chunk && (s = given_chunks(p))) goto fail;
     if (p->opts.place && *p->opts.place && (s = given_places(p))) goto fail;
     p->phase_us[0] = t1 - t0;

@@ -48,10 +48,20 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
  * behind the slices instead of streaming their weights from the start); under roundrobin 2.0
  * to 2.7 faster (KV=1024, the default's policy there: 60.42 against 62.39). */
 #define MRT_A0_SLICE_TASKS 16
+/* Up to MRT_A0_SLICE_ROWS rows, at least 2 slices a row (M=9..16: 2), with share_workers
+ * (plan.c) keeping the first GEMM tiles a worker each beside them: M=16 32 A0 tasks, B0 in 3
+ * K splits (63 tiles), C0 16, B1 16 = 127 tasks. H200, session 30 run 1 (bench/RESULTS.md;
+ * twice each within a run, against the unsliced default): KV=1024 61.25 / 61.53 us under
+ * roundrobin (auto's pick) against 62.73 / 62.59, 60.25 / 60.21 under critical-path;
+ * KV=8192 (critical-path) 66.76 / 66.84 against 67.15 / 66.88. 4 slices (64 tasks) with B0
+ * at 84 tiles: KV=8192 68.89 / 68.95 (the GEMM tiles behind slices). */
+#define MRT_A0_SLICE_ROWS 16
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
     int64_t m = op_in(g, op, 0)->dims[0], groups = op_in(g, op, 0)->dims[1] / 128;
     mrt_tile_cfg c = {.block_m = (int)(m <= workers ? 1 : ceil_div(m, workers)), .split = 1};
-    while (m * c.split * 2 <= MRT_A0_SLICE_TASKS && groups % (c.split * 2) == 0) c.split *= 2;
+    while (m <= MRT_A0_SLICE_ROWS && (m * c.split * 2 <= MRT_A0_SLICE_TASKS || c.split == 1) &&
+           groups % (c.split * 2) == 0)
+        c.split *= 2;
     return c;
 }
 

@@ -158,13 +158,16 @@ int main(int argc, char **argv) {
         o.split = "F1=1", o.place = NULL, o.policy = MRT_POLICY_ROUNDROBIN;
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "roundrobin --split F1=1", 0);
     }
-    { /* A0's rows in slices (--split A0; below M=16 the default): every slice sums the whole
-       * row and stores its own groups; B0's K splits each wait for their own slice. M=1 whole. */
+    { /* A0's rows in slices (--split A0; up to M=16 the default): every slice sums the whole
+       * row and stores its own groups; B0's K splits each wait for their own slice. M=1 and
+       * M=16 whole (M=16's plan before session 30). */
         mrt_plan_opts o = mrt_plan_opts_default();
         o.split = "A0=4,D1=2", o.chunk = "E1=256";
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "--split A0=4,D1=2 --chunk E1=256", 100);
         o.split = "A0=1", o.chunk = NULL, o.policy = MRT_POLICY_ROUNDROBIN;
         one_plan(glm5_config_glm5(), (glm5_shape){1, 1, 8192}, o, "roundrobin --split A0=1", 0);
+        o.split = "A0=1,D1=2", o.policy = MRT_POLICY_CRITICAL_PATH;
+        one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 1024}, o, "critical-path --split A0=1,D1=2", 0);
         one((glm5_shape){4, 1, 8192}, MRT_POLICY_CRITICAL_PATH, 0); /* 4 slices a row by default */
     }
     /* the rest of [E]'s shapes: M in {1, 16, 64, 128} x KV in {1024, 8192, 65536} */
