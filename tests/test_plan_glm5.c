@@ -187,8 +187,9 @@ static void test_shapes(mrt_context *ctx) {
                      * (16 tasks each, 32 at two M tiles) theirs: 21 N tiles x 4 (x 1 with two M
                      * tiles on 132 workers, x 2 on 148), D1 32 x 4 (x 2), D0 128 x 1; and A0's
                      * tasks too where its rows are in slices (M <= 16) and B0 keeps at least
-                     * 3/4 of its tiles that way: M=16 on 132 workers B0 21 x 3 (K splits
-                     * divide its 48 K blocks); rows whole (M=32, 48) not counted */
+                     * 3/4 of its tiles that way: M=2 and M=16 on 132 workers B0 21 x 3 (K
+                     * splits divide its 48 K blocks; M=1's 16 slices leave it 84); rows whole
+                     * (M=32, 48) not counted */
                     int b0 = op_tiles(p, "B0"), sib = op_tiles(p, "C0") + op_tiles(p, "B1"), a0 = op_tiles(p, "A0");
                     const int alone = b0_fit(21 * mt, workers - sib), beside = b0_fit(21 * mt, workers - sib - a0);
                     const int b0_want = s.m <= 16 && sib + a0 < workers && 4 * beside >= 3 * alone ? beside : alone;
@@ -210,10 +211,10 @@ static void test_shapes(mrt_context *ctx) {
                               op_tiles(p, "F1"), s.m);
                     /* A0: a row a task while the rows fit the workers, else the fewest rows a
                      * task that cover them (M=256: 2 rows, 128 tasks); up to 16 rows each in
-                     * slices, 16 tasks in all and at least 2 slices a row (M=1: 16 slices,
-                     * M=2: 8, M=16: 2) */
+                     * slices, 32 tasks in all (M=1: 16 slices, the most of a power of two its
+                     * 48 groups take; M=2: 16, M=16: 2) */
                     const int a0_rows = s.m <= workers ? 1 : (s.m + workers - 1) / workers;
-                    const int a0_slices = s.m < 16 ? 16 / s.m : s.m == 16 ? 2 : 1;
+                    const int a0_slices = s.m == 1 ? 16 : s.m <= 16 ? 32 / s.m : 1;
                     CHECK(op_tiles(p, "A0") == (s.m + a0_rows - 1) / a0_rows * a0_slices,
                           "default A0 %d tasks at M %d on %d workers", op_tiles(p, "A0"), s.m, workers);
                 }

@@ -36,32 +36,30 @@ static mrt_status check(mrt_context *ctx, const mrt_graph *g, const mrt_op *op) 
  * cost. Until session 14 at most 32 tiles (so that the queue heads stayed short): at M=128
  * A0 took 31 us as 32 tasks of four rows, and the megakernel's step 257 us against 241 with
  * a row a task (M=64: 163.5 against 158.6; H200, bench/RESULTS.md session 14 run 4). */
-/* Few rows: each in slices, up to MRT_A0_SLICE_TASKS tasks (a power of two dividing the row's
- * groups, so that slices nest in the GEMMs' K splits; plan.c plans the rows unsliced where a
- * slice would still need more than a task's signals). A slice's second pass (normalize,
- * quantize, store: most of a row's instructions) is its share; the first (loads, sum) is the
- * whole row's. Measured (H200, session 29 runs 3-5, bench/RESULTS.md; A Bs within a run): M=1
- * KV=8192 61.43 us in 16 slices against 63.30 unsliced (8: 61.70, 4: 61.77) and 62.58 / 62.61
- * against 63.43 / 63.53, M=1 KV=1024 58.03 against 59.69, M=2 KV=8192 67.40 against 69.07, M=4
- * and M=8 level to -0.6. At M=16 (4 slices, 64 tasks) under critical-path 1.6 us slower at
- * KV=8192, 3.2 at KV=65536 (A0 done 0.9 us sooner, but 64 workers' first GEMM tiles queued
- * behind the slices instead of streaming their weights from the start); under roundrobin 2.0
- * to 2.7 faster (KV=1024, the default's policy there: 60.42 against 62.39). */
-#define MRT_A0_SLICE_TASKS 16
-/* Up to MRT_A0_SLICE_ROWS rows, at least 2 slices a row (M=9..16: 2), with share_workers
- * (plan.c) keeping the first GEMM tiles a worker each beside them: M=16 32 A0 tasks, B0 in 3
- * K splits (63 tiles), C0 16, B1 16 = 127 tasks. H200, session 30 run 1 (bench/RESULTS.md;
- * twice each within a run, against the unsliced default): KV=1024 61.25 / 61.53 us under
- * roundrobin (auto's pick) against 62.73 / 62.59, 60.25 / 60.21 under critical-path;
- * KV=8192 (critical-path) 66.76 / 66.84 against 67.15 / 66.88. 4 slices (64 tasks) with B0
- * at 84 tiles: KV=8192 68.89 / 68.95 (the GEMM tiles behind slices). */
+/* Few rows (up to MRT_A0_SLICE_ROWS): each in slices, up to MRT_A0_SLICE_TASKS tasks (a power
+ * of two dividing the row's groups, so that slices nest in the GEMMs' K splits; plan.c plans
+ * fewer slices where a slice would still need more than a task's signals). A slice's second
+ * pass (normalize, quantize, store: most of a row's instructions) is its share; the first
+ * (loads, sum) is the whole row's. The split-K GEMMs after A0 leave the slices their workers
+ * (plan.c share_workers: M=2..16 A0 32 + B0 63 + C0 16 + B1 16 = 127 tasks, every first GEMM
+ * tile streaming its weights from the step's start; M=1, 16 slices, its 48 groups' most, B0
+ * 84). Measured (H200, bench/RESULTS.md; A Bs within a run):
+ * - session 29 runs 3-5, 16 tasks: M=1 KV=8192 61.43 us in 16 slices against 63.30 unsliced
+ *   (8: 61.70, 4: 61.77) and 62.58 / 62.61 against 63.43 / 63.53, M=1 KV=1024 58.03 against
+ *   59.69, M=2 KV=8192 67.40 against 69.07, M=4 and M=8 level to -0.6. At M=16 4 slices (64
+ *   tasks) beside B0's 84 tiles 1.6 us slower at KV=8192 (64 workers' first GEMM tiles queued
+ *   behind a slice instead of streaming their weights from the start).
+ * - session 30, 32 tasks beside B0 in 3 K splits: M=16 (run 3) KV=1024 61.21 / 61.12 against
+ *   62.52 / 62.62 unsliced, KV=8192 67.01 / 66.85 against 67.11 / 67.16, KV=65536 117.51
+ *   against 119.40; against 16 tasks (run 5, KV=8192) M=2 69.14 / 68.31 against 69.96 / 68.68,
+ *   M=4 68.75 / 68.45 against 69.74 / 69.02, M=8 70.34 / 70.22 against 70.27 / 70.03 (level);
+ *   M=1 with B0 in 3 splits beside its 16 63.53 / 63.83 against 62.35 / 62.49 (not taken). */
+#define MRT_A0_SLICE_TASKS 32
 #define MRT_A0_SLICE_ROWS 16
 static mrt_tile_cfg default_cfg(const mrt_graph *g, const mrt_op *op, int workers) {
     int64_t m = op_in(g, op, 0)->dims[0], groups = op_in(g, op, 0)->dims[1] / 128;
     mrt_tile_cfg c = {.block_m = (int)(m <= workers ? 1 : ceil_div(m, workers)), .split = 1};
-    while (m <= MRT_A0_SLICE_ROWS && (m * c.split * 2 <= MRT_A0_SLICE_TASKS || c.split == 1) &&
-           groups % (c.split * 2) == 0)
-        c.split *= 2;
+    while (m <= MRT_A0_SLICE_ROWS && m * c.split * 2 <= MRT_A0_SLICE_TASKS && groups % (c.split * 2) == 0) c.split *= 2;
     return c;
 }
 

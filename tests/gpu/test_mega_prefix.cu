@@ -168,7 +168,7 @@ int main(int argc, char **argv) {
         one_plan(glm5_config_glm5(), (glm5_shape){1, 1, 8192}, o, "roundrobin --split A0=1", 0);
         o.split = "A0=1,D1=2", o.policy = MRT_POLICY_CRITICAL_PATH;
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 1024}, o, "critical-path --split A0=1,D1=2", 0);
-        one((glm5_shape){4, 1, 8192}, MRT_POLICY_CRITICAL_PATH, 0); /* 4 slices a row by default */
+        one((glm5_shape){4, 1, 8192}, MRT_POLICY_CRITICAL_PATH, 0); /* 8 slices a row by default, B0 in 3 K splits */
     }
     /* the rest of [E]'s shapes: M in {1, 16, 64, 128} x KV in {1024, 8192, 65536} */
     const glm5_shape shapes[] = {{1, 1, 1024},   {1, 1, 8192},    {1, 1, 65536},  {16, 2, 1024},
