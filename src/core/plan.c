@@ -169,10 +169,11 @@ static mrt_tile_cfg pick_cfg(const mrt_plan *p, const mrt_op *op) {
  * rows: add_rmsnorm_quant.c) take workers at the start too. A split-K op right after them
  * (depth 1) leaves them theirs as well where it keeps at least 3/4 of its tasks that way, so
  * that every first GEMM tile has a worker of its own and streams its weights from the step's
- * start instead of queueing behind a slice (GLM-5, 132 workers: M=16 A0 32 + B0 63 + C0 16 +
- * B1 16 = 127 tasks; M=1..8 A0's 16 leave B0 its 84). H200, bench/RESULTS.md session 30, A Bs
- * within a run: M=16 KV=1024 61.21 / 61.12 us against 62.52 / 62.62, KV=8192 67.01 / 66.85
- * against 67.11 / 67.16, KV=65536 117.51 against 119.40 (run 3). Rows whole are not counted:
+ * start instead of queueing behind a slice (GLM-5, 132 workers: M=2..16 A0 32 + B0 63 + C0
+ * 16 + B1 16 = 127 tasks; M=1's 16 slices leave B0 its 84). H200, bench/RESULTS.md session
+ * 30, A Bs within a run: M=16 KV=1024 61.21 / 61.12 us against 62.52 / 62.62, KV=8192 67.01 /
+ * 66.85 against 67.11 / 67.16, KV=65536 117.51 against 119.40 (run 3; M=2..8: run 5 and
+ * add_rmsnorm_quant.c). Rows whole are not counted:
  * M=32 (32 + 63 + 32) 86.19 / 86.27 against 85.91 / 85.98, M=48 (48 + 42 + 32) 107.63 against
  * 103.00 at KV=8192 and 98.40 against 87.66 at KV=1024 (run 4; B0 in half its tiles streams
  * twice the weights a tile). */
