@@ -7,9 +7,10 @@
 #    step (`--tiny`, M=4: its default plan now 8 slices a row, 4 in run 3's check).
 # 2. auto's placement at KV=1024: the cost model prices roundrobin and critical-path equal
 #    there and takes roundrobin (critical-path only below 97%); at M=16 critical-path measured
-#    60.2-60.5 us against roundrobin's 61.1-61.5 (session 30 runs 1, 3). Both placements at
-#    each KV=1024 shape with tuning's picks (--policy turns tuning off: its splits given),
-#    twice, to see whether the tie should go to critical-path.
+#    60.2-60.5 us against roundrobin's 61.1-61.5 (session 30 runs 1, 3). At each KV=1024 shape
+#    auto's plan and the other placement with tuning's picks (--policy turns tuning off: its
+#    splits given; auto takes critical-path at M=64 and 128), twice, to see whether the tie
+#    should go to critical-path.
 # Run: timeout 560 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
@@ -21,9 +22,9 @@ for rep in 1 2; do
     for s in "1 1 1024" "2 2 1024" "4 2 1024" "8 2 1024" "16 2 1024" "64 2 1024" "128 2 1024"; do
         set -- $s
         split=""; [ "$1" != 1 ] && split="--split D1=2"
+        other=critical-path; [ "$1" -ge 64 ] && other=roundrobin # auto's pick is the other one
         mega_at build auto "$s"
-        mega_at build rr "$s" --policy roundrobin $split
-        mega_at build cp "$s" --policy critical-path $split
+        mega_at build $other "$s" --policy $other $split
     done
 done
 echo "t=$((SECONDS - t0)) s"
