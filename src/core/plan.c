@@ -157,26 +157,17 @@ static mrt_tile_cfg pick_cfg(const mrt_plan *p, const mrt_op *op) {
     return c;
 }
 
-/* Ops at the same depth of the graph (longest path from the step's inputs) become ready
- * together and run side by side: cmp's streams, the megakernel's queues. A split-K op sized
- * alone fills every worker; beside smaller siblings it leaves them theirs, so that nothing
- * queues behind its tasks at the start (GLM-5, 132 workers: B0 21 x 6 = 126 beside C0 16 and
- * B1 16 queued C0 behind B0 on the megakernel's workers, and D1 waits for all of C0; with
- * 132 - 32 workers B0 is 21 x 4 = 84 and A0 + B0 + C0 + B1 = 132 tasks, one a worker). Only
- * ops whose default tiling states its tasks (split-K GEMMs) take part; the siblings keep
- * their sizes from the first pass (a sibling counts only if it has fewer tasks). */
 /* The step's first tasks where the planner put a row in slices (add-RMSNorm-quant at <= 16
  * rows: add_rmsnorm_quant.c) take workers at the start too. A split-K op right after them
  * (depth 1) leaves them theirs as well where it keeps at least 3/4 of its tasks that way, so
  * that every first GEMM tile has a worker of its own and streams its weights from the step's
- * start instead of queueing behind a slice (GLM-5, 132 workers: M=2..16 A0 32 + B0 63 + C0
- * 16 + B1 16 = 127 tasks; M=1's 16 slices leave B0 its 84). H200, bench/RESULTS.md session
+ * start instead of queueing behind a slice (GLM-5, 132 workers: M=2, 4, 8, 16 A0 32 + B0 63 +
+ * C0 16 + B1 16 = 127 tasks; M=1's 16 slices leave B0 its 84). H200, bench/RESULTS.md session
  * 30, A Bs within a run: M=16 KV=1024 61.21 / 61.12 us against 62.52 / 62.62, KV=8192 67.01 /
  * 66.85 against 67.11 / 67.16, KV=65536 117.51 against 119.40 (run 3; M=2..8: run 5 and
- * add_rmsnorm_quant.c). Rows whole are not counted:
- * M=32 (32 + 63 + 32) 86.19 / 86.27 against 85.91 / 85.98, M=48 (48 + 42 + 32) 107.63 against
- * 103.00 at KV=8192 and 98.40 against 87.66 at KV=1024 (run 4; B0 in half its tiles streams
- * twice the weights a tile). */
+ * add_rmsnorm_quant.c). Rows whole are not counted: M=32 (32 + 63 + 32) 86.19 / 86.27
+ * against 85.91 / 85.98, M=48 (48 + 42 + 32) 107.63 against 103.00 at KV=8192 and 98.40
+ * against 87.66 at KV=1024 (run 4; B0 in half its tiles streams twice the weights a tile). */
 static int first_tasks(const mrt_plan *p, const int *depth) {
     int n = 0;
     for (int j = 0; j < p->n_ops; j++) {
@@ -190,6 +181,14 @@ static int first_tasks(const mrt_plan *p, const int *depth) {
     return n;
 }
 
+/* Ops at the same depth of the graph (longest path from the step's inputs) become ready
+ * together and run side by side: cmp's streams, the megakernel's queues. A split-K op sized
+ * alone fills every worker; beside smaller siblings it leaves them theirs, so that nothing
+ * queues behind its tasks at the start (GLM-5, 132 workers: B0 21 x 6 = 126 beside C0 16 and
+ * B1 16 queued C0 behind B0 on the megakernel's workers, and D1 waits for all of C0; with
+ * 132 - 32 workers B0 is 21 x 4 = 84 and A0 + B0 + C0 + B1 = 132 tasks, one a worker). Only
+ * ops whose default tiling states its tasks (split-K GEMMs) take part; the siblings keep
+ * their sizes from the first pass (a sibling counts only if it has fewer tasks). */
 #ifndef MRT_SHARE_WORKERS
 #define MRT_SHARE_WORKERS 1 /* -DMRT_SHARE_WORKERS=0 (C flags): session 9's A/B */
 #endif
