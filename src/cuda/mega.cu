@@ -238,12 +238,12 @@ static __device__ __forceinline__ void mrt_mega_a0(const mrt_mega_op &o, const u
                                                    unsigned long long *ph) {
     const int ob = (int)pl[2] * 16, oe = (int)pl[3] * 16; /* 16 chunks of 8 a group */
 #ifdef MRT_MEGA_A0_PROBE
-    for (uint32_t row = pl[0]; row < pl[1]; row++)
-        mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, ob, oe, scratch, mrt_mega_a0_probe{{}, ph});
+    const mrt_mega_a0_probe x{{}, ph};
 #else
     (void)ph;
-    for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, ob, oe, scratch, mrt_a0_local());
+    const mrt_a0_local x{};
 #endif
+    for (uint32_t row = pl[0]; row < pl[1]; row++) mrt_a0_part(o.a0, (int)row, 0, o.a0.H / 8, ob, oe, scratch, x);
 }
 
 /* The part of an operand row that goes to shared memory: from its first member after the TMA
