@@ -1,5 +1,5 @@
 #!/bin/bash
-# The next session's first device run (written 2026-12-01, end of session 30; session 30's runs
+# Session 31 run 1 (written 2026-12-01, end of session 30; session 30's runs
 # are scripts/device-s30a.sh .. s30g.sh).
 # 1. The final tree's checks: session 30's last rule change (A0 in 32 tasks at M=2..8, e69e553)
 #    ran `megartp run` mega = serial at M=2, 4, 8 and test_serial (run 6), but neither
@@ -11,7 +11,7 @@
 #    auto's plan and the other placement with tuning's picks (--policy turns tuning off: its
 #    splits given; auto takes critical-path at M=64 and 128), twice, to see whether the tie
 #    should go to critical-path.
-# Run: timeout 560 bash scripts/device-next.sh
+# Run: timeout 560 bash scripts/device-s31a.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 final_builds
