@@ -125,6 +125,15 @@ static __device__ __forceinline__ void mrt_mega_signal(const A &a, const uint32_
             mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
 }
 
+/* The finalizer signals one finalization job performs (MRT_MEGA_JOB_SIGNALS, mega_gemm.cuh). */
+template <class A>
+struct mrt_mega_job_pub {
+    const A &a;
+    const uint32_t *w;
+    uint32_t nsig;
+    __device__ __forceinline__ void operator()() const { mrt_mega_signal(a, w, nsig, true); }
+};
+
 /* Trace stamps (TRACE = true, a separate instantiation: the untraced kernel has no trace
  * code at all): thread 0 writes %globaltimer for each phase of each instruction; "weights
  * issued" and, for GEMM tiles, "input ready" come from the loaders (mrt_mega_wait). */
@@ -329,6 +338,18 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         }
         const mrt_mega_op &o = op, &og = a.ops[w[1]]; /* og: the TMA descriptors (global memory) */
         const uint32_t *pl = w + 24;
+#if MRT_MEGA_JOB_SIGNALS
+        /* the group's split-0 member: each finalizer event its unit's correction (mega_gemm.cuh),
+         * long before its ticket releases it */
+        if (opcode == MRT_OPC_GEMM_FP8 && w[3] != MRT_NO_GROUP && pl[6] == 0 && threadIdx.x == 0) {
+            const unsigned jobs = (unsigned)mrt_mega_fin_unit_of(o, pl).jobs;
+            for (uint32_t j = 0; j < nsig; j++)
+                if (w[14 + 3 * j] & MRT_PUB_BY_FINALIZER)
+                    asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;"
+                                 ::"l"(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE), "r"(w[13 + 3 * j] * (1u - jobs))
+                                 : "memory");
+        }
+#endif
         switch (opcode) {
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
             mrt_mega_a0(o, pl, fin.ds, ph);
@@ -379,10 +400,11 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
                                               a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
                 const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
                 const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
+                const mrt_mega_job_pub<mrt_mega_args> pub = {a, w, nsig};
 #ifdef MRT_MEGA_FIN_PROBE
-                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, ph) && g.tid == 0)
+                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, pub, ph) && g.tid == 0)
 #else
-                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi) && g.tid == 0)
+                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, pub) && g.tid == 0)
 #endif
                     mrt_mega_signal(a, w, nsig, true);
             }

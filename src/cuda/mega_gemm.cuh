@@ -466,8 +466,20 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
  * returned, "visible" its loads landed (the split planes summed into shared memory, the row
  * inputs), "input ready" its epilogue done (its stores issued). =3: the same, but the
  * epilogue twice, "weights issued" after the second (mrt_mega_fin_job). */
+/* -DMRT_MEGA_JOB_SIGNALS=1 (experiment): every job performs the group's finalizer signals itself
+ * (PUB: its red.release adds, after the job's closing barrier), so no done count, no last job
+ * to find and no acquire fence stand between the last job's stores and the consumers; the
+ * group's split-0 member has added increment * (1 - jobs) to each of those events when it
+ * started its tile (mega.cu), so the unit still adds its increment once every job is done.
+ * The correction comes before that member's ticket (its acq_rel add releases it) and every
+ * job after the group is complete, so it precedes every job's add in the counter's order:
+ * a count seen below the finished units' sum, never above it. Returns false then. */
+#ifndef MRT_MEGA_JOB_SIGNALS
+#define MRT_MEGA_JOB_SIGNALS 0
+#endif
+template <class PUB>
 static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
-                                                 const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi
+                                                 const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi, const PUB &pub
 #ifdef MRT_MEGA_FIN_PROBE
                                                  , unsigned long long *ph
 #endif
@@ -483,7 +495,7 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
     for (;;) {
         if (g.tid == 0) {
             const int j = mrt_mega_claim(c, u.jobs);
-            if (pending) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
+            if (pending && !MRT_MEGA_JOB_SIGNALS) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
             sm.job[gi] = j;
 #if MRT_MEGA_FIN_PROBE >= 2
             if (gi == 0) sm.probe = ph && !pending && j >= 0 ? ph : nullptr;
@@ -497,8 +509,10 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1
         if (ph && gi == 0 && g.tid == 0 && !pending) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif
-        if (g.tid == 0)
-            prev_done = mrt_atom_inc_release(c.done);
+        if (g.tid == 0) {
+            if (MRT_MEGA_JOB_SIGNALS) pub();
+            else prev_done = mrt_atom_inc_release(c.done);
+        }
         pending = true;
     }
     if (completed) asm volatile("fence.acq_rel.gpu;" ::: "memory");
