@@ -16,8 +16,9 @@
  *            split sums in split order and the op's epilogue, per (row, piece) job) is done
  *            by the members there once the group is complete: the member completing the
  *            ticket always, earlier members if the group completes within MRT_MEGA_HELP_NS;
- *            jobs are claimed one at a time, and whoever completes the last job performs
- *            the group's MRT_PUB_BY_FINALIZER signals. A lone gemm_fp8 tile finalizes its
+ *            jobs are claimed one at a time, and every job performs the group's
+ *            MRT_PUB_BY_FINALIZER signals, which the group's split-0 member corrected by
+ *            increment * (1 - jobs) at its tile's start. A lone gemm_fp8 tile finalizes its
  *            unit itself before any signal; other groups signal from the member that
  *            completes the ticket.
  * Each instruction's words and operand row are copied in when the worker reaches it: two
@@ -52,7 +53,7 @@ typedef struct mrt_mega_args {
     const uint32_t *instr; /* [workers, max_len, 32] */
     int max_len;
     const mrt_mega_op *ops; /* [n_ops]: this launch's copy */
-    unsigned *events, *tickets; /* tickets: [3][groups] (taken; finalization jobs claimed; done) */
+    unsigned *events, *tickets; /* tickets: [2][groups] (taken; finalization jobs claimed) */
     unsigned groups;
     unsigned *launches; /* CTAs started since the last reload: CTA tickets give the step number */
     unsigned *diag;
@@ -125,7 +126,7 @@ static __device__ __forceinline__ void mrt_mega_signal(const A &a, const uint32_
             mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
 }
 
-/* The finalizer signals one finalization job performs (MRT_MEGA_JOB_SIGNALS, mega_gemm.cuh). */
+/* The finalizer signals one finalization job performs (mrt_mega_finalize_claimed). */
 template <class A>
 struct mrt_mega_job_pub {
     const A &a;
@@ -338,9 +339,9 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         }
         const mrt_mega_op &o = op, &og = a.ops[w[1]]; /* og: the TMA descriptors (global memory) */
         const uint32_t *pl = w + 24;
-#if MRT_MEGA_JOB_SIGNALS
-        /* the group's split-0 member: each finalizer event its unit's correction (mega_gemm.cuh),
-         * long before its ticket releases it */
+        /* a gemm_fp8 group's split-0 member: each finalizer event its unit's correction,
+         * increment * (1 - jobs) (mrt_mega_finalize_claimed says why), at its tile's start so
+         * that it is long performed when the member's ticket releases it */
         if (opcode == MRT_OPC_GEMM_FP8 && w[3] != MRT_NO_GROUP && pl[6] == 0 && threadIdx.x == 0) {
             const unsigned jobs = (unsigned)mrt_mega_fin_unit_of(o, pl).jobs;
             for (uint32_t j = 0; j < nsig; j++)
@@ -349,7 +350,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
                                  ::"l"(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE), "r"(w[13 + 3 * j] * (1u - jobs))
                                  : "memory");
         }
-#endif
         switch (opcode) {
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
             mrt_mega_a0(o, pl, fin.ds, ph);
@@ -383,8 +383,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
              * the member completing the ticket always finalizes; a member that took its
              * ticket earlier waits a bounded moment (MRT_MEGA_HELP_NS) for the group and, if
              * it completes, helps. Jobs (row, piece) are claimed one at a time per group of
-             * 128 threads; the one completing the last job performs the group's finalizer
-             * signals. (One finalizer for the whole unit held QKV_A's kv unit on one SM for
+             * 32-128 threads, each job followed by the group's finalizer signals
+             * (mrt_mega_finalize_claimed). (One finalizer for the whole unit held QKV_A's kv unit on one SM for
              * 33-39 us, H200 2026-11-29.) Waiting for the group unbounded deadlocks where two
              * members share a worker's queue (seen under critical-path placement). */
             if (threadIdx.x == 0) {
@@ -396,17 +396,15 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             if (ph && last && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
             if (last) {
-                const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE,
-                                              a.tickets + (2 * a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
+                const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
                 const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
                 const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
                 const mrt_mega_job_pub<mrt_mega_args> pub = {a, w, nsig};
 #ifdef MRT_MEGA_FIN_PROBE
-                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, pub, ph) && g.tid == 0)
+                mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, pub, ph);
 #else
-                if (mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, pub) && g.tid == 0)
+                mrt_mega_finalize_claimed(o, pl, fin, ctr, g, gi, pub);
 #endif
-                    mrt_mega_signal(a, w, nsig, true);
             }
             __syncthreads();
             if (threadIdx.x == 0) mrt_mega_signal(a, w, nsig, false);
@@ -488,7 +486,7 @@ static mrt_status mega_load(mrt_gpu_exec *x) {
         e = cudaMalloc(&m->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4);
         if (!e) e = cudaMalloc(&m->table, nrows * sizeof *rows);
         if (!e) e = cudaMalloc(&m->events, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE);
-        if (!e) e = cudaMalloc(&m->tickets, 3 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
+        if (!e) e = cudaMalloc(&m->tickets, 2 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
         if (!e) e = cudaMalloc(&m->launches, 4);
         if (!e) e = cudaMemcpyAsync(m->table, rows, nrows * sizeof *rows, cudaMemcpyHostToDevice, x->stream);
         if (!e) e = cudaStreamSynchronize(x->stream); /* rows is freed below */
@@ -518,7 +516,7 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
          * which holds only while every step since the counters' last reset ran this plan */
         /* on the step's stream, behind any step still running (the legacy stream would not wait) */
         cudaError_t e = cudaMemsetAsync(m->events, 0, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE, x->stream);
-        if (!e) e = cudaMemsetAsync(m->tickets, 0, 3 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE, x->stream);
+        if (!e) e = cudaMemsetAsync(m->tickets, 0, 2 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE, x->stream);
         if (!e) e = cudaMemsetAsync(m->launches, 0, 4, x->stream);
         if (!e) e = cudaMemcpyAsync(m->instr, p->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4,
                                     cudaMemcpyHostToDevice, x->stream);

@@ -48,21 +48,16 @@
  * KV=1024 171.63 -> 166.32, M=16 KV=65536 125.87 -> 121.74; mega = serial bytes
  * (test_mega_prefix). GEMM tiles call it from the activation loader only, so weights stream
  * meanwhile; it stamps "input ready" (traced kernels) from the activation loader's warp. */
-/* The counters' memory operations, gpu scope: an acquire load of a count; an add of 1 with
- * release and an add with acquire and release, each returning the count before it. The group
- * waits (mega.cu's mrt_mega_group_ready, mrt_mega_finalize_claimed below) keep relaxed polls
- * and fence.acq_rel.gpu: acquire polls there and an acquire load of the done count instead
- * of the fence, also the member tickets as release adds, were level within the noise (H200,
- * session 28 run 1: -0.1 .. -0.7 us at six shapes, +1.7 at M=16 KV=65536). */
+/* The counters' memory operations, gpu scope: an acquire load of a count; an add with
+ * acquire and release, returning the count before it. The group wait (mega.cu's
+ * mrt_mega_group_ready) keeps relaxed polls and fence.acq_rel.gpu: acquire polls there and an
+ * acquire load of the (since removed) done count instead of its fence, also the member
+ * tickets as release adds, were level within the noise (H200, session 28 run 1: -0.1 .. -0.7
+ * us at six shapes, +1.7 at M=16 KV=65536). */
 static __device__ __forceinline__ unsigned mrt_ld_acquire(const unsigned *p) {
     unsigned v;
     asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
-}
-static __device__ __forceinline__ unsigned mrt_atom_inc_release(unsigned *p) {
-    unsigned t;
-    asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(t) : "l"(p) : "memory");
-    return t;
 }
 static __device__ __forceinline__ unsigned mrt_atom_add_acq_rel(unsigned *p, unsigned v) {
     unsigned t;
@@ -429,14 +424,13 @@ static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *p
     for (int job = gi; job < u.jobs; job += MRT_MEGA_GROUPS) mrt_mega_fin_job(o, u, job, g, sm, gi);
 }
 
-/* A reduce group's finalization counters, both epoch-scaled (no reset between steps): jobs
- * claimed and jobs done. */
+/* A reduce group's finalization counter, epoch-scaled (no reset between steps): jobs claimed. */
 struct mrt_mega_fin_ctr {
-    unsigned *claim, *done;
+    unsigned *claim;
     unsigned epoch;
 };
 /* A job is claimed by one atomicAdd (a load and a CAS loop before: 12 groups of 128 threads
- * contend for one word, and a failed CAS is another round trip; with the done count below,
+ * contend for one word, and a failed CAS is another round trip; with a done count then,
  * mega 110.5 / 110.2 us against 112.4 / 112.5, H200, session 11 run 2). The claim word
  * counts jobs, epoch-scaled: step e hands out (e-1)*jobs .. e*jobs-1 (modulo 2^32); a claim
  * past them takes itself back, so the word is e*jobs when the step's launch ends and the
@@ -454,51 +448,52 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
 }
 
 /* A member's part of its group's finalization (every member's partial visible): group gi
- * (mrt_mega_fin_threads threads) claims jobs until none is left. True, in the group's thread
- * 0, for the group that completed the unit's last job (it performs the finalizer signals). */
+ * (mrt_mega_fin_threads threads) claims jobs until none is left, and its thread 0 performs
+ * the group's finalizer signals after each job (PUB: the instruction's MRT_PUB_BY_FINALIZER
+ * red.release adds, after the job's closing barrier). The group's split-0 member added
+ * increment * (1 - jobs) to each of those events when it started its tile (mega.cu), so the
+ * unit adds its increment once, with its last job. That correction comes before the
+ * member's ticket (its acq_rel add releases it) and every job after the group is complete,
+ * so it precedes every job's add in the counter's order: a count is seen below the sum of
+ * the units finished, never above it (a watchdog record's "seen" may show the deficit).
+ * Until session 31 each job added to a done count (a release add whose result was looked
+ * at) and the job completing it acquired (fence) and signalled: that round trip and the
+ * fence stood between the last job's stores and the consumers. Measured (H200, session 31
+ * run 3, A B in one run, as -DMRT_MEGA_JOB_SIGNALS): M=16 KV=8192 65.79 / 65.94 us against
+ * 66.61 / 66.91, KV=1024 60.59 / 60.97 against 61.08 / 61.42, KV=65536 117.05 against
+ * 119.24, M=1 KV=8192 60.28 against 61.88, M=64 KV=8192 108.31 against 109.30, M=128
+ * KV=1024 160.37 against 160.77, KV=65536 363.81 against 366.64; mega = serial bytes
+ * (test_mega_prefix 95 passed, `megartp run` digests at three shapes). */
 /* -DMRT_MEGA_FIN_PROBE (diagnostic builds): a traced member's "weights issued" stamp becomes
  * the moment its CTA knows the group complete (mega.cu) and "visible" the moment its group 0
  * finished its first job, so computed -> weights -> visible -> published splits a
  * finalization into the ticket and the wait for the group, the claim and one job, and the rest
- * (later jobs, the done counts, the signals). A member whose group 0 got no job keeps the
+ * (later jobs, the last claim, the signals). A member whose group 0 got no job keeps the
  * instruction's own "visible" stamp (seen as a negative phase).
  * -DMRT_MEGA_FIN_PROBE=2: group 0's first job by phase instead: "weights issued" its claim
  * returned, "visible" its loads landed (the split planes summed into shared memory, the row
  * inputs), "input ready" its epilogue done (its stores issued). =3: the same, but the
- * epilogue twice, "weights issued" after the second (mrt_mega_fin_job). */
-/* -DMRT_MEGA_JOB_SIGNALS=1 (experiment): every job performs the group's finalizer signals itself
- * (PUB: its red.release adds, after the job's closing barrier), so no done count, no last job
- * to find and no acquire fence stand between the last job's stores and the consumers; the
- * group's split-0 member has added increment * (1 - jobs) to each of those events when it
- * started its tile (mega.cu), so the unit still adds its increment once every job is done.
- * The correction comes before that member's ticket (its acq_rel add releases it) and every
- * job after the group is complete, so it precedes every job's add in the counter's order:
- * a count seen below the finished units' sum, never above it. Returns false then. */
-#ifndef MRT_MEGA_JOB_SIGNALS
-#define MRT_MEGA_JOB_SIGNALS 0
-#endif
+ * epilogue twice, "weights issued" after the second (mrt_mega_fin_job). Session 31 run 2
+ * (M=16 KV=8192, the members whose group 0 got a job, medians): B0 computed -> claim 1.95,
+ * loads 0.86, epilogue 1.82 (1.34 on warm instruction caches), -> published 2.05 us; D1
+ * 1.76, 0.99, 2.62 (2.34), 2.50. */
 template <class PUB>
-static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
+static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi, const PUB &pub
 #ifdef MRT_MEGA_FIN_PROBE
                                                  , unsigned long long *ph
 #endif
 ) {
     const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
-    bool completed = false;
-    /* The done count is a release add whose result is looked at only after the next claim is
-     * issued, so the two round trips overlap. The group completing the unit acquires (fence)
-     * before its signals: release add + acquire fence, PTX's pattern for "the last one in
-     * sees every job's writes". */
-    unsigned prev_done = 0;
-    bool pending = false;
+#ifdef MRT_MEGA_FIN_PROBE
+    bool first = true;
+#endif
     for (;;) {
         if (g.tid == 0) {
             const int j = mrt_mega_claim(c, u.jobs);
-            if (pending && !MRT_MEGA_JOB_SIGNALS) completed |= prev_done + 1u == (unsigned)u.jobs * c.epoch;
             sm.job[gi] = j;
 #if MRT_MEGA_FIN_PROBE >= 2
-            if (gi == 0) sm.probe = ph && !pending && j >= 0 ? ph : nullptr;
+            if (gi == 0) sm.probe = ph && first && j >= 0 ? ph : nullptr;
             if (MRT_MEGA_FIN_PROBE == 2 && gi == 0 && sm.probe) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
         }
@@ -507,16 +502,13 @@ static __device__ bool mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         if (job < 0) break;
         mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1
-        if (ph && gi == 0 && g.tid == 0 && !pending) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
+        if (ph && gi == 0 && g.tid == 0 && first) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif
-        if (g.tid == 0) {
-            if (MRT_MEGA_JOB_SIGNALS) pub();
-            else prev_done = mrt_atom_inc_release(c.done);
-        }
-        pending = true;
+        if (g.tid == 0) pub();
+#ifdef MRT_MEGA_FIN_PROBE
+        first = false;
+#endif
     }
-    if (completed) asm volatile("fence.acq_rel.gpu;" ::: "memory");
-    return completed;
 }
 
 #endif
