@@ -117,7 +117,8 @@ typedef enum mrt_policy {
     MRT_POLICY_CRITICAL_PATH, /* list scheduling by longest remaining path under a cost model
                                  fitted to the megakernel's trace */
     MRT_POLICY_AUTO           /* the default: both, and critical-path's queues where the cost
-                                 model puts its step more than 3% below roundrobin's; roundrobin
+                                 model puts its step more than 3% below roundrobin's, or no
+                                 higher where no task has more than 16 tokens; roundrobin
                                  when `place` is given (mrt_plan_info.policy: the one taken) */
 } mrt_policy;
 const char *mrt_policy_name(mrt_policy p); /* "roundrobin", "critical-path", "auto" (the CLI's) */

@@ -315,11 +315,13 @@ static bool same_queues(const mrt_plan *a, const mrt_plan *b) {
 
 /* --policy auto (the default): at each of [E]'s 12 shapes, exactly the queues of the policy
  * its rule picks (critical-path where that placement's estimate is below 97% of
- * roundrobin's), task by task, with that estimate; each policy picked somewhere (else the
- * rule is not being tested); roundrobin when --place is given. */
+ * roundrobin's, or up to 16 tokens a step, where no task has more, not above it), task by
+ * task, with that estimate; each policy picked somewhere (else the rule is not being
+ * tested), and a tie at up to 16 tokens (critical-path) and above (roundrobin); roundrobin
+ * when --place is given. */
 static void test_auto_policy(mrt_context *ctx) {
     glm5_config c = glm5_config_glm5();
-    int picked[2] = {0, 0};
+    int picked[2] = {0, 0}, ties[2] = {0, 0};
     for (size_t i = 0; i < sizeof sweep_shapes / sizeof sweep_shapes[0]; i++) {
         mrt_plan *p[3] = {NULL, NULL, NULL};
         mrt_graph *g[3] = {NULL, NULL, NULL};
@@ -330,7 +332,9 @@ static void test_auto_policy(mrt_context *ctx) {
             p[k] = build(ctx, &c, sweep_shapes[i], o, &g[k]);
         }
         if (p[0] && p[1] && p[2]) {
-            const int want = p[1]->estimate_us < 0.97 * p[0]->estimate_us;
+            const bool few = sweep_shapes[i].m <= 16; /* every task then has at most 16 tokens */
+            const int want = few ? p[1]->estimate_us <= p[0]->estimate_us : p[1]->estimate_us < 0.97 * p[0]->estimate_us;
+            if (p[1]->estimate_us == p[0]->estimate_us) ties[few]++;
             const mrt_plan_info info = mrt_plan_get_info(p[2]);
             picked[want]++;
             CHECK(info.policy == pol[want] && same_queues(p[2], p[want]) && info.estimate_us == p[want]->estimate_us,
@@ -345,6 +349,8 @@ static void test_auto_policy(mrt_context *ctx) {
     }
     CHECK(picked[0] > 0 && picked[1] > 0, "auto took roundrobin at %d shapes, critical-path at %d", picked[0],
           picked[1]);
+    CHECK(ties[0] > 0 && ties[1] > 0, "estimates tied at %d shapes above 16 tokens, %d up to 16: the tie rule untested",
+          ties[0], ties[1]);
     /* with --place: roundrobin over the ranges, at a shape where auto alone takes critical-path */
     mrt_plan *p[2] = {NULL, NULL};
     mrt_graph *g[2] = {NULL, NULL};

@@ -265,6 +265,9 @@ int mrt_task_tokens(const mrt_plan *p, const mrt_task *k); /* its op's tokens(),
 /* AUTO takes critical-path's queues when their estimate is below this share of roundrobin's
  * (schedule.c says why) */
 #define MRT_AUTO_RATIO 0.97
+/* ... except where no task works on more than this many tokens: there critical-path unless
+ * its estimate is above roundrobin's */
+#define MRT_AUTO_CP_TOKENS 16
 
 double mrt_now_us(void);
 void *mrt_xcalloc(size_t n, size_t size);

@@ -83,9 +83,10 @@ static void print_table(const mrt_plan *p, FILE *f, const int *cfirst, const int
                "placements)\n", p->estimate_us);
     if (p->opts.policy == MRT_POLICY_AUTO && p->auto_other_us > 0)
         fprintf(f, "placement: auto took %s (estimate %.1f us against %s's %.1f; critical-path is taken below "
-                   "%.0f%% of roundrobin's)\n", mrt_policy_name(p->placed), p->estimate_us,
+                   "%.0f%% of roundrobin's, or up to 100%% where no task works on more than %d tokens)\n",
+                mrt_policy_name(p->placed), p->estimate_us,
                 mrt_policy_name(p->placed == MRT_POLICY_CRITICAL_PATH ? MRT_POLICY_ROUNDROBIN : MRT_POLICY_CRITICAL_PATH),
-                p->auto_other_us, 100 * MRT_AUTO_RATIO);
+                p->auto_other_us, 100 * MRT_AUTO_RATIO, MRT_AUTO_CP_TOKENS);
     fprintf(f, "build: %.1f us (validate %.0f, tile + lower %.0f, place %.0f, encode %.0f, "
                "verify %.0f)\n", p->build_us, p->phase_us[0], p->phase_us[1], p->phase_us[2], p->phase_us[3],
             p->phase_us[4]);

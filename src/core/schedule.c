@@ -362,7 +362,24 @@ static mrt_status place(mrt_plan *p, mrt_policy policy) {
  * KV=65536 (0.943, 141.7 / 142.1), slower at M=64 KV=8192 (0.973, 151.9 against 141.4) and
  * KV=65536 (0.997, 334.9 against 311.6); the rest estimate alike (ratio 1.0). One miss at
  * that margin: M=16 KV=1024 (0.99) where critical-path was 3.0 us faster. With `place`
- * (roundrobin's option) AUTO is roundrobin. (MRT_AUTO_RATIO, internal.h) */
+ * (roundrobin's option) AUTO is roundrobin. (MRT_AUTO_RATIO, internal.h)
+ * Where no task works on more than MRT_AUTO_CP_TOKENS (16) tokens, AUTO takes critical-path
+ * unless its estimate is above roundrobin's: there the two estimates tie at KV <= 2048 (the
+ * model sees the step's chain, not the placement) and critical-path was faster at every
+ * such shape measured (H200, session 31 runs 1 and 3, us, roundrobin against critical-path:
+ * KV=1024 M=1 58.0 / 57.8, M=2 59.4 / 57.0, M=4 59.3-59.6 / 58.3-58.5, M=8 60.1 / 58.8, M=16
+ * 61.2 / 60.2-60.5, each twice; KV=2048 M=1 58.9 / 56.6, M=4 59.9 / 58.0, M=16 61.1 / 60.9;
+ * KV=4096 (estimate ratios 0.975-1.0) M=1 60.2 / 58.3, M=4 59.8 / 59.3, M=8 60.3 / 60.0).
+ * Above 16 tokens ties went the other way (runs 2-3: M=24 KV=4096 70.1 against 72.1, M=32
+ * KV=1024 73.3 against 76.3, M=128 KV=8192 185.4 against 187.4-190.4, M=32 KV=65536 151.2
+ * against 175.3), and so did ratios 0.98-0.997 (M=96 KV=4096 150.7 against 151.9, KV=8192
+ * 159.5 against 163.8) but for M=64 KV=8192 (0.990: 108.9-110.3 against 106.4-107.1): the
+ * 97% stays there. */
+static bool few_tokens(const mrt_plan *p) {
+    for (int i = 0; i < p->n_tasks; i++)
+        if (mrt_task_tokens(p, &p->tasks[i]) > MRT_AUTO_CP_TOKENS) return false;
+    return true;
+}
 static bool any_place(const mrt_plan *p) {
     for (int op = 0; op < MRT_MAX_OPS; op++)
         if (p->place_lo[op] >= 0) return true;
@@ -377,7 +394,7 @@ static mrt_status place_auto(mrt_plan *p) {
     if (!keep) return mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
     for (int i = 0; i < p->n_tasks; i++) keep[2 * i] = p->tasks[i].worker, keep[2 * i + 1] = p->tasks[i].slot;
     st = place(p, MRT_POLICY_ROUNDROBIN);
-    if (!st && cp_us < MRT_AUTO_RATIO * p->estimate_us) {
+    if (!st && (few_tokens(p) ? cp_us <= p->estimate_us : cp_us < MRT_AUTO_RATIO * p->estimate_us)) {
         p->auto_other_us = p->estimate_us;
         for (int i = 0; i < p->n_tasks; i++) p->tasks[i].worker = keep[2 * i], p->tasks[i].slot = keep[2 * i + 1];
         count_queues(p);
