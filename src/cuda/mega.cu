@@ -346,8 +346,9 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             const unsigned jobs = (unsigned)mrt_mega_fin_unit_of(o, pl).jobs;
             for (uint32_t j = 0; j < nsig; j++)
                 if (w[14 + 3 * j] & MRT_PUB_BY_FINALIZER)
-                    asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;"
-                                 ::"l"(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE), "r"(w[13 + 3 * j] * (1u - jobs))
+                    asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(
+                                     a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE),
+                                 "r"(w[13 + 3 * j] * (1u - jobs))
                                  : "memory");
         }
         switch (opcode) {
@@ -384,8 +385,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
              * ticket earlier waits a bounded moment (MRT_MEGA_HELP_NS) for the group and, if
              * it completes, helps. Jobs (row, piece) are claimed one at a time per group of
              * 32-128 threads, each job followed by the group's finalizer signals
-             * (mrt_mega_finalize_claimed). (One finalizer for the whole unit held QKV_A's kv unit on one SM for
-             * 33-39 us, H200 2026-11-29.) Waiting for the group unbounded deadlocks where two
+             * (mrt_mega_finalize_claimed). (One finalizer for the whole unit held QKV_A's kv
+             * unit on one SM for 33-39 us, H200 2026-11-29.) Waiting for the group unbounded deadlocks where two
              * members share a worker's queue (seen under critical-path placement). */
             if (threadIdx.x == 0) {
                 const unsigned t = mrt_atom_add_acq_rel(ticket, 1u) + 1u;

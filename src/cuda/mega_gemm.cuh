@@ -476,7 +476,8 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
  * epilogue twice, "weights issued" after the second (mrt_mega_fin_job). Session 31 run 2
  * (M=16 KV=8192, the members whose group 0 got a job, medians): B0 computed -> claim 1.95,
  * loads 0.86, epilogue 1.82 (1.34 on warm instruction caches), -> published 2.05 us; D1
- * 1.76, 0.99, 2.62 (2.34), 2.50. */
+ * 1.76, 0.99, 2.62 (2.34), 2.50; with the jobs signalling (run 5) -> published 1.54 for
+ * both, the phases before it as they were. */
 template <class PUB>
 static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi, const PUB &pub
