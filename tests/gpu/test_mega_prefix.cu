@@ -125,7 +125,8 @@ int main(int argc, char **argv) {
         one_plan(glm5_config_reduced(), (glm5_shape){4, 2, 300}, o, "roundrobin --split F1=3", 0);
         o.split = "A0=2"; /* A0's rows in two slices */
         one_plan(glm5_config_reduced(), (glm5_shape){4, 2, 300}, o, "roundrobin --split A0=2", 0);
-        /* critical-path's queues (the default plan here is roundrobin's: auto, nothing to tune) */
+        /* critical-path's queues, named (auto's pick at these 4 tokens unless its estimate is
+         * above roundrobin's: schedule.c, since session 31) */
         one_cfg(glm5_config_reduced(), (glm5_shape){4, 2, 300}, MRT_POLICY_CRITICAL_PATH, 0);
         TEST_MAIN_END();
     }
