@@ -117,13 +117,19 @@ static __device__ bool mrt_mega_group_ready(const unsigned *ticket, unsigned tar
     return true;
 }
 
-/* One thread: the instruction's signals, those a reduce group's finalization owes
- * (MRT_PUB_BY_FINALIZER) or the task's own. */
-template <class A>
-static __device__ __forceinline__ void mrt_mega_signal(const A &a, const uint32_t *w, uint32_t nsig, bool by_fin) {
+/* f(counter, increment) for each of the instruction's signals that a reduce group's
+ * finalization owes (MRT_PUB_BY_FINALIZER) or, by_fin false, the task's own. */
+template <class F>
+static __device__ __forceinline__ void mrt_mega_each_signal(unsigned *events, const uint32_t *w, uint32_t nsig,
+                                                            bool by_fin, const F &f) {
     for (uint32_t j = 0; j < nsig; j++)
         if (((w[14 + 3 * j] & MRT_PUB_BY_FINALIZER) != 0) == by_fin)
-            mrt_red_release(a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
+            f(events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE, w[13 + 3 * j]);
+}
+/* One thread: those signals performed. */
+template <class A>
+static __device__ __forceinline__ void mrt_mega_signal(const A &a, const uint32_t *w, uint32_t nsig, bool by_fin) {
+    mrt_mega_each_signal(a.events, w, nsig, by_fin, [](unsigned *ctr, unsigned inc) { mrt_red_release(ctr, inc); });
 }
 
 /* The finalizer signals one finalization job performs (mrt_mega_finalize_claimed). */
@@ -344,12 +350,9 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
          * that it is long performed when the member's ticket releases it */
         if (opcode == MRT_OPC_GEMM_FP8 && w[3] != MRT_NO_GROUP && pl[6] == 0 && threadIdx.x == 0) {
             const unsigned jobs = (unsigned)mrt_mega_fin_unit_of(o, pl).jobs;
-            for (uint32_t j = 0; j < nsig; j++)
-                if (w[14 + 3 * j] & MRT_PUB_BY_FINALIZER)
-                    asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(
-                                     a.events + (size_t)w[12 + 3 * j] * MRT_MEGA_CTR_STRIDE),
-                                 "r"(w[13 + 3 * j] * (1u - jobs))
-                                 : "memory");
+            mrt_mega_each_signal(a.events, w, nsig, true, [jobs](unsigned *ctr, unsigned inc) {
+                asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(ctr), "r"(inc * (1u - jobs)) : "memory");
+            });
         }
         switch (opcode) {
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */

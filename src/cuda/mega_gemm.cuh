@@ -497,16 +497,15 @@ static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
 #ifdef MRT_MEGA_FIN_PROBE
     bool first = true;
 #endif
+    const float *wq = nullptr; /* the jobs' w_qn factors, loaded here (else in each epilogue) */
 #if MRT_MEGA_QA_WEIGHTS_FIRST
     /* a one-piece QKV_A q unit: every job's 128 columns are the unit's, so the group loads
      * their w_qn factors once, before its first claim */
-    float wq[4];
-    const bool pre = o.epi_kind == MRT_EPI_QKV_A && u.u0 < o.epi.q_lora && u.pieces == 1 && g.n == 32;
-    if (pre)
-        for (int k = 0; k < 4; k++) wq[k] = mrt_bf16_to_f32(o.epi.w_qn[u.u0 + g.tid + k * 32]);
-#else
-    const float *wq = nullptr;
-    const bool pre = false;
+    float wq_r[4];
+    if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < o.epi.q_lora && u.pieces == 1 && g.n == 32) {
+        for (int k = 0; k < 4; k++) wq_r[k] = mrt_bf16_to_f32(o.epi.w_qn[u.u0 + g.tid + k * 32]);
+        wq = wq_r;
+    }
 #endif
     for (;;) {
         if (g.tid == 0) {
@@ -520,7 +519,7 @@ static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         g.sync();
         const int job = sm.job[gi];
         if (job < 0) break;
-        mrt_mega_fin_job(o, u, job, g, sm, gi, pre ? wq : nullptr); /* its closing barrier orders this read before the next claim */
+        mrt_mega_fin_job(o, u, job, g, sm, gi, wq); /* its closing barrier orders this read before the next claim */
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1
         if (ph && gi == 0 && g.tid == 0 && first) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif
