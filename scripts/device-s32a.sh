@@ -1,5 +1,5 @@
 #!/bin/bash
-# The next session's first device run (written 2026-12-01, end of session 31; session 31's runs
+# Session 32 run 1 (written 2026-12-01, end of session 31; session 31's runs
 # are scripts/device-s31a.sh .. s31f.sh; its final tree passed every GPU check in run 4).
 # -DMRT_MEGA_QA_WEIGHTS_FIRST=1 (prepared, compiled, not run): a QKV_A q unit's finalization
 # group loads its columns' w_qn factors once before its first claim instead of in each job's
@@ -7,7 +7,7 @@
 # test_mega_prefix on the switch's build (same bytes expected: the same factors), then A B
 # against the default at M=16 KV=8192 and 1024 twice, M=1 KV=8192, M=64 KV=8192, M=128 KV=1024,
 # a FIN_PROBE=2 trace of the switch (B0's epilogue phase).
-# Run: timeout 560 bash scripts/device-next.sh
+# Run: timeout 560 bash scripts/device-s32a.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant qw -DMRT_MEGA_QA_WEIGHTS_FIRST=1 "megartp tests/gpu/test_mega_prefix" &
