@@ -28,6 +28,19 @@ static mrt_status tile_width(mrt_gpu_exec *x, const mrt_op *op, int *tn) {
     return MRT_OK;
 }
 
+/* Experiment knob (session 4; per op since session 32): MRT_MEGA_STAGES caps the pipeline
+ * depth, so the bytes every worker has in flight (weights stream before events) can be varied:
+ * "N" caps every GEMM op, "OP=N,OP=N" the ops named (e.g. "D0=2,D2=2"). 0: no cap. */
+static int stages_cap(const char *op) {
+    const char *s = getenv("MRT_MEGA_STAGES");
+    if (!s) return 0;
+    if (!strchr(s, '=')) return atoi(s);
+    const size_t n = strlen(op);
+    for (const char *p = s; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, op, n) && p[n] == '=') return atoi(p + n + 1);
+    return 0;
+}
+
 /* Takes a standalone plan's weight descriptor, arguments and output store into the row, with
  * the pipeline for `kbs` K blocks a tile that fits `smem` bytes. */
 static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *plan, int kbs, int smem,
@@ -38,10 +51,8 @@ static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *p
     memcpy(&o->out, plan->epi, sizeof o->out);
     o->ga.kb_per_split = kbs;
     o->ga.stages = mrt_gemm_pick_stages_in(plan->kind, o->tn, kbs, smem, &bytes);
-    /* Experiment knob (session 4): MRT_MEGA_STAGES caps the pipeline depth, so the bytes every
-     * worker has in flight (weights stream before events) can be varied. */
-    const char *cap = getenv("MRT_MEGA_STAGES");
-    if (cap && atoi(cap) >= 1 && atoi(cap) < o->ga.stages) o->ga.stages = atoi(cap);
+    const int cap = stages_cap(op->name);
+    if (cap >= 1 && cap < o->ga.stages) o->ga.stages = cap;
     return o->ga.stages < 1 ? refuse(x, op, "one pipeline stage does not fit shared memory") : MRT_OK;
 }
 
