@@ -28,31 +28,56 @@ static mrt_status tile_width(mrt_gpu_exec *x, const mrt_op *op, int *tn) {
     return MRT_OK;
 }
 
-/* Experiment knob (session 4; per op since session 32): MRT_MEGA_STAGES caps the pipeline
- * depth, so the bytes every worker has in flight (weights stream before events) can be varied:
- * "N" caps every GEMM op, "OP=N,OP=N" the ops named (e.g. "D0=2,D2=2"). 0: no cap. */
-static int stages_cap(const char *op) {
-    const char *s = getenv("MRT_MEGA_STAGES");
-    if (!s) return 0;
-    if (!strchr(s, '=')) return atoi(s);
-    const size_t n = strlen(op);
-    for (const char *p = s; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-        if (!strncmp(p, op, n) && p[n] == '=') return atoi(p + n + 1);
+/* A GEMM tile's ring in the megakernel: at most MRT_MEGA_RING_STAGES stages, where shared
+ * memory holds more (up to MRT_GEMM_MAX_STAGES, 8). Every tile streams its first stages before
+ * its input is ready, so at the step's start ~130 tiles put their rings' weights in flight at
+ * once (8 stages: ~17 MB at GLM-5 M=16, ~4 us of the HBM), and every one-shot load behind them
+ * (A0's rows, the finalizations' planes, E1's keys, F1's rows) waits that long. Measured (H200,
+ * session 32 runs 2-3, MRT_MEGA_STAGES, same build): 4 stages faster at all 11 shapes tried, M=16
+ * KV=8192 64.0-64.1 us against 65.9-66.0 (A0 done 7.5 against 8.5, every later link shorter),
+ * KV=65536 115.2 against 121.1, M=64 KV=8192 104.0 against 108.4, M=1 KV=1024 54.5 against 57.1;
+ * 3 and 5 stages in between, 2 slower (67.9); capping D0 alone (the op that streams after its
+ * input) did not pay. */
+#ifndef MRT_MEGA_RING_STAGES
+#define MRT_MEGA_RING_STAGES 4
+#endif
+
+/* The ring's cap for op `name` (*cap) from MRT_MEGA_STAGES (environment, for experiments):
+ * "N" every GEMM op, "OP=N,OP=N" the ops named (e.g. "D0=2,B0=6"), others MRT_MEGA_RING_STAGES;
+ * N in 1..MRT_GEMM_MAX_STAGES. Returns nonzero on a value that is not one of these. */
+static int stages_cap(const char *name, int *cap) {
+    const char *s = getenv("MRT_MEGA_STAGES"), *p = s;
+    *cap = MRT_MEGA_RING_STAGES;
+    if (!s || !*s) return 0;
+    const size_t n = strlen(name);
+    while (*p) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ',');
+        if (!end) end = p + strlen(p);
+        const bool named = eq && eq < end;
+        if (!named && p != s) return 1; /* "N" stands alone */
+        char *num_end;
+        const long v = strtol(named ? eq + 1 : p, &num_end, 10);
+        if (num_end != end || v < 1 || v > MRT_GEMM_MAX_STAGES) return 1;
+        if (!named || ((size_t)(eq - p) == n && !strncmp(p, name, n))) *cap = (int)v;
+        if (!named && *end) return 1;
+        p = *end ? end + 1 : end;
+    }
     return 0;
 }
 
 /* Takes a standalone plan's weight descriptor, arguments and output store into the row, with
- * the pipeline for `kbs` K blocks a tile that fits `smem` bytes. */
+ * the pipeline for `kbs` K blocks a tile that fits `smem` bytes (at most the ring's cap). */
 static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *plan, int kbs, int smem,
                         mrt_mega_op *o) {
-    int bytes;
+    int bytes, cap;
+    if (stages_cap(op->name, &cap))
+        return refuse(x, op, "MRT_MEGA_STAGES is not N or OP=N,OP=N,... (N: 1..8 ring stages)");
     memcpy(&o->tw, plan->tmap_w, sizeof o->tw);
     memcpy(&o->ga, plan->args, sizeof o->ga);
     memcpy(&o->out, plan->epi, sizeof o->out);
     o->ga.kb_per_split = kbs;
     o->ga.stages = mrt_gemm_pick_stages_in(plan->kind, o->tn, kbs, smem, &bytes);
-    const int cap = stages_cap(op->name);
-    if (cap >= 1 && cap < o->ga.stages) o->ga.stages = cap;
+    if (cap < o->ga.stages) o->ga.stages = cap;
     return o->ga.stages < 1 ? refuse(x, op, "one pipeline stage does not fit shared memory") : MRT_OK;
 }
 
