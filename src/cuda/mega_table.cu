@@ -28,26 +28,29 @@ static mrt_status tile_width(mrt_gpu_exec *x, const mrt_op *op, int *tn) {
     return MRT_OK;
 }
 
-/* A GEMM tile's ring in the megakernel: at most MRT_MEGA_RING_STAGES stages, where shared
- * memory holds more (up to MRT_GEMM_MAX_STAGES, 8). Every tile streams its first stages before
- * its input is ready, so at the step's start ~130 tiles put their rings' weights in flight at
- * once (8 stages: ~17 MB at GLM-5 M=16, ~4 us of the HBM), and every one-shot load behind them
- * (A0's rows, the finalizations' planes, E1's keys, F1's rows) waits that long. Measured (H200,
- * session 32 runs 2-3, MRT_MEGA_STAGES, same build): 4 stages faster at all 11 shapes tried, M=16
+/* A GEMM tile's ring in the megakernel: at most MRT_MEGA_RING_BYTES of weights (4 stages of
+ * fp8 or K-major bf16, 2 of the MN-major bf16 kind's 32 KB), where shared memory holds more (up
+ * to MRT_GEMM_MAX_STAGES, 8). Every tile streams its first stages before its input is ready, so
+ * at the step's start ~130 tiles put their rings' weights in flight at once (8 stages: ~17 MB
+ * at GLM-5 M=16, ~4 us of the HBM), and every one-shot load behind them (A0's rows, the
+ * finalizations' planes, E1's keys, F1's rows) waits that long. Measured (H200, session 32 runs
+ * 2-3, MRT_MEGA_STAGES, same build): every ring at 4 stages faster at all 11 shapes tried, M=16
  * KV=8192 64.0-64.1 us against 65.9-66.0 (A0 done 7.5 against 8.5, every later link shorter),
- * KV=65536 115.2 against 121.1, M=64 KV=8192 104.0 against 108.4, M=1 KV=1024 54.5 against 57.1;
- * 3 and 5 stages in between, 2 slower (67.9); capping D0 alone (the op that streams after its
- * input) did not pay. */
-#ifndef MRT_MEGA_RING_STAGES
-#define MRT_MEGA_RING_STAGES 4
+ * KV=65536 115.2 against 121.1, M=64 KV=8192 104.0 against 108.4, M=1 KV=1024 54.5 against
+ * 57.1; 3 and 5 stages in between, 2 slower (67.9); capping D0 alone (the op that streams
+ * after its input) did not pay, nor B0 / D1 / D0 at 3, 5 or 6 around the others' 4 (run 5).
+ * D2's stages are twice the bytes: 2 instead of 3 (run 6). */
+#ifndef MRT_MEGA_RING_BYTES
+#define MRT_MEGA_RING_BYTES 65536
 #endif
 
-/* The ring's cap for op `name` (*cap) from MRT_MEGA_STAGES (environment, for experiments):
- * "N" every GEMM op, "OP=N,OP=N" the ops named (e.g. "D0=2,B0=6"), others MRT_MEGA_RING_STAGES;
- * N in 1..MRT_GEMM_MAX_STAGES. Returns nonzero on a value that is not one of these. */
-static int stages_cap(const char *name, int *cap) {
+/* The ring's cap for op `name` (*cap, stages; `dflt` where the environment does not say) from
+ * MRT_MEGA_STAGES (environment, for experiments): "N" every GEMM op, "OP=N,OP=N" the ops named
+ * (e.g. "D0=2,B0=6"); N in 1..MRT_GEMM_MAX_STAGES. Returns nonzero on a value that is not one
+ * of these. */
+static int stages_cap(const char *name, int dflt, int *cap) {
     const char *s = getenv("MRT_MEGA_STAGES"), *p = s;
-    *cap = MRT_MEGA_RING_STAGES;
+    *cap = dflt;
     if (!s || !*s) return 0;
     const size_t n = strlen(name);
     while (*p) {
@@ -70,7 +73,10 @@ static int stages_cap(const char *name, int *cap) {
 static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *plan, int kbs, int smem,
                         mrt_mega_op *o) {
     int bytes, cap;
-    if (stages_cap(op->name, &cap))
+    const int wbytes = plan->kind == MRT_GEMM_BF16_MN ? (int)mrt_gemm_kind<MRT_GEMM_BF16_MN>::W_BYTES
+                       : plan->kind == MRT_GEMM_BF16  ? (int)mrt_gemm_kind<MRT_GEMM_BF16>::W_BYTES
+                                                      : (int)mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
+    if (stages_cap(op->name, MRT_MEGA_RING_BYTES / wbytes > 1 ? MRT_MEGA_RING_BYTES / wbytes : 1, &cap))
         return refuse(x, op, "MRT_MEGA_STAGES is not N or OP=N,OP=N,... (N: 1..8 ring stages)");
     memcpy(&o->tw, plan->tmap_w, sizeof o->tw);
     memcpy(&o->ga, plan->args, sizeof o->ga);
