@@ -70,7 +70,8 @@ struct mrt_mega_out {
 struct mrt_mega_op { /* CUtensorMap members keep it 64-byte aligned (TMA needs that) */
     CUtensorMap tw, tx;   /* GEMMs: weights and activations (this copy's buffers) */
     mrt_gemm_args ga;     /* GEMMs: split 1 (the plan's split-K is its reduce groups), stages
-                             and kb_per_split for the op's longest tile */
+                             (at most MRT_MEGA_RING_BYTES of weights: mega_table.cu) and
+                             kb_per_split for the op's longest tile */
     mrt_epi_store out;    /* GEMMs: where tiles write (plane 0) */
     long long plane;      /* elements between the split planes of `out` (0: no planes) */
     mrt_epi_args epi;     /* gemm_fp8: the finalization (its jobs sum the partials into shared

@@ -39,7 +39,9 @@ static mrt_status tile_width(mrt_gpu_exec *x, const mrt_op *op, int *tn) {
  * KV=65536 115.2 against 121.1, M=64 KV=8192 104.0 against 108.4, M=1 KV=1024 54.5 against
  * 57.1; 3 and 5 stages in between, 2 slower (67.9); capping D0 alone (the op that streams
  * after its input) did not pay, nor B0 / D1 / D0 at 3, 5 or 6 around the others' 4 (run 5).
- * D2's stages are twice the bytes: 2 instead of 3 (run 6). */
+ * D2's stages are twice the bytes: 2 instead of 3 (run 6, A B in one run: M=16 KV=8192 63.6 /
+ * 63.7 against 64.0 / 63.9, KV=65536 114.3 against 115.9, M=1 KV=1024 -0.3, M=128 KV=1024
+ * level, M=64 KV=8192 +0.6). */
 #ifndef MRT_MEGA_RING_BYTES
 #define MRT_MEGA_RING_BYTES 65536
 #endif
