@@ -164,7 +164,8 @@ static __device__ __forceinline__ int mrt_mbar_try_suspend(uint32_t bar, uint32_
 #define MRT_DIAG_WORDS 16
 #define MRT_DIAG_MAGIC 0x6d727464u
 enum {
-    MRT_DIAG_EMPTY_WAIT = 1, /* a loader waited for a stage to be released: v = stage, parity, k block, role */
+    MRT_DIAG_EMPTY_WAIT = 1, /* a loader waited for a stage to be released: v = stage, parity, k block, role
+                                (1 activations, 2 weights, 3 weights waiting for the input: wload's PRE) */
     MRT_DIAG_TILE_STUCK = 2, /* the watchdog: v = batch, n0, m0, split, kb0, nkb, progress[4] */
     MRT_DIAG_FULL_WAIT = 4,  /* a consumer waited for a stage / the scales: v = smem address, parity */
     MRT_DIAG_MEGA_WAIT = 5,  /* the megakernel's event wait: v = worker, slot, task, event, expected, seen */
@@ -584,7 +585,11 @@ static __device__ __forceinline__ void mrt_gemm_wload_issue(const mrt_gemm_tile 
                           [&](int j, int c0, int c1) { mrt_tma_load_2d(dst + j * 8192, tw, c0, c1, bar, pol); });
 }
 
-template <int KIND, int TN>
+/* PRE > 0 (the megakernel's -DMRT_MEGA_PRE_STAGES experiment; 0 everywhere else): at most PRE
+ * stages of the ring's first fill are issued before the tile's input is there, the rest once
+ * K block 0 has landed (full barrier 0's first phase: the activation loader issues its part
+ * after its wait), so a tile waiting for its producer holds fewer weight requests in flight. */
+template <int KIND, int TN, int PRE = 0>
 static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                       const CUtensorMap *tw, uint32_t smem, float *sws,
                                                       const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
@@ -592,11 +597,12 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
     typedef mrt_gemm_kind<KIND> K_;
     typedef mrt_gemm_layout<KIND, TN> L;
     const int first = t.nkb < a.stages ? t.nkb : a.stages;
+    const int early = PRE > 0 && PRE < first ? PRE : first; /* issued before the input */
     uint64_t pol = 0;
     if (lane == 0) {
         mrt_tma_prefetch_desc(tw);
         pol = mrt_policy_evict_first(); /* each weight byte is read once per step */
-        for (int i = 0; i < first; i++) { /* the ring's first fill */
+        for (int i = 0; i < early; i++) { /* the ring's first fill */
             mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + i * L::STAGE_BYTES, b.full(i), i, pol);
             pr.set(0, i + 1);
         }
@@ -612,6 +618,21 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
      * (bench/RESULTS.md); removed. */
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     if (lane == 0) {
+        if (PRE > 0 && early < first) {
+            /* the rest of the first fill after the input: bounded at twice the event wait's
+             * bound, so a producer that never comes is reported by that wait (its record names
+             * the event); one lane, so no __syncwarp (mrt_mbar_wait_full has one) */
+            if (!mrt_mbar_try(b.full(0), 0u)) {
+                const long long t0 = clock64();
+                while (!mrt_mbar_try(b.full(0), 0u))
+                    if (clock64() - t0 > 2 * MRT_SPIN_LIMIT_CYCLES)
+                        mrt_diag_trap(a.diag, MRT_DIAG_EMPTY_WAIT, 0u, 0u, (unsigned)t.kb0, 3u);
+            }
+            for (int i = early; i < first; i++) {
+                mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + i * L::STAGE_BYTES, b.full(i), i, pol);
+                pr.set(0, i + 1);
+            }
+        }
         /* i >= first = stages here: the refill of stage s waits for its fill's previous phase */
         mrt_ring r = {0, a.stages, 0u};
         for (int i = first; i < t.nkb; i++, r.next()) {
