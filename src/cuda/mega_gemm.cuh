@@ -216,7 +216,8 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
 #if MRT_MEGA_FIRST_WEIGHTS_NS > 0
         /* The step's first GEMM tiles (slot 0: B0, C0, B1) hold their weight loads back this
          * long, so that A0's row loads (first op, critical path) do not queue behind the weight
-         * requests issued at the same moment (~17 MB with 8-stage rings, ~8.5 MB with 4). Measured (H200, session 11 run 1, A B A B):
+         * requests issued at the same moment (~17 MB with 8-stage rings, ~8.5 MB with 4).
+         * Measured (H200, session 11 run 1, A B A B):
          * 2 us: mega 117.0 / 119.9 against 126.8 / 122.4 without; 4 us (run 2): 112.1 / 114.1
          * against 112.4 / 112.5 for 2 us. Session 28 run 3 (0, 1, 2, 3.5, 5 us at 7 shapes):
          * 1-3.5 within the noise of 2 at M=16 KV=8192, 0 up to 9 us slower, 5 up to 4 slower;

@@ -619,9 +619,10 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     if (lane == 0) {
         if (PRE > 0 && early < first) {
-            /* the rest of the first fill after the input: bounded at twice the event wait's
-             * bound, so a producer that never comes is reported by that wait (its record names
-             * the event); one lane, so no __syncwarp (mrt_mbar_wait_full has one) */
+            /* the rest of the first fill after the input: bounded at 2 x MRT_SPIN_LIMIT_CYCLES,
+             * past the megakernel's event wait (half of it) and the tile's watchdog, so a
+             * producer that never comes is reported by those (the event wait's record names the
+             * event); one lane, so no __syncwarp (mrt_mbar_wait_full has one) */
             if (!mrt_mbar_try(b.full(0), 0u)) {
                 const long long t0 = clock64();
                 while (!mrt_mbar_try(b.full(0), 0u))
