@@ -381,7 +381,7 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
 #define MRT_MEGA_JOB_REPS 1
 #endif
 static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
-                                        mrt_mega_fin_smem &sm, int gi, const float *wq = nullptr) {
+                                        mrt_mega_fin_smem &sm, int gi) {
     const mrt_epi_args &e = o.epi;
     const int N = e.N, row = u.m0 + job / u.pieces, pc = job % u.pieces;
     int c0 = u.u0, c1 = u.u1; /* the job's columns: QKV_A kv, INDEX_K (whole unit) */
@@ -412,7 +412,7 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
     for (int rep = 0; rep < MRT_MEGA_JOB_REPS; rep++) {
         switch (o.epi_kind) {
         case MRT_EPI_QKV_A:
-            if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, cr, row, c0, sm.dsg(g, gi), sm.fsg(g, gi), wq);
+            if (u.u0 < e.q_lora) mrt_epi_qkv_a_q(g, e, cr, row, c0, sm.dsg(g, gi), sm.fsg(g, gi));
             else mrt_epi_qkv_a_kv(g, e, cr, row, sm.dsg(g, gi), sm.fsg(g, gi));
             break;
         case MRT_EPI_INDEX_K: mrt_epi_index_k(g, e, cr, row, sm.dsg(g, gi), sm.fsg(g, gi), sm.rowg(g, gi)); break;
@@ -490,15 +490,10 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
  * (M=16 KV=8192, the members whose group 0 got a job, medians): B0 computed -> claim 1.95,
  * loads 0.86, epilogue 1.82 (1.34 on warm instruction caches), -> published 2.05 us; D1
  * 1.76, 0.99, 2.62 (2.34), 2.50; with the jobs signalling (run 5) -> published 1.54 for
- * both, the phases before it as they were. */
-/* -DMRT_MEGA_QA_WEIGHTS_FIRST=1 (experiment, prepared in session 31, not yet measured): a
- * QKV_A q unit's group loads its columns' w_qn factors once before its first claim instead of
- * in each job's epilogue after the split planes' sum and its barrier (run 5: B0's epilogue
- * 1.82 us, ~0.5 of it instruction fetch; w_qn is a weight, rotated beyond L2 in the bench).
- * The same factors times the same sums: the same bytes. */
-#ifndef MRT_MEGA_QA_WEIGHTS_FIRST
-#define MRT_MEGA_QA_WEIGHTS_FIRST 0
-#endif
+ * both, the phases before it as they were. Measured and dropped (session 32 run 1,
+ * -DMRT_MEGA_QA_WEIGHTS_FIRST): a QKV_A q unit's group loading its w_qn factors once before
+ * its first claim, level at M <= 64 (M=16 KV=8192 65.80 / 65.89 against 66.10 / 65.76 us),
+ * M=128 KV=1024 161.59 against 159.35. */
 template <class PUB>
 static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi, const PUB &pub
@@ -509,16 +504,6 @@ static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
     const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
 #ifdef MRT_MEGA_FIN_PROBE
     bool first = true;
-#endif
-    const float *wq = nullptr; /* the jobs' w_qn factors, loaded here (else in each epilogue) */
-#if MRT_MEGA_QA_WEIGHTS_FIRST
-    /* a one-piece QKV_A q unit: every job's 128 columns are the unit's, so the group loads
-     * their w_qn factors once, before its first claim */
-    float wq_r[4];
-    if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < o.epi.q_lora && u.pieces == 1 && g.n == 32) {
-        for (int k = 0; k < 4; k++) wq_r[k] = mrt_bf16_to_f32(o.epi.w_qn[u.u0 + g.tid + k * 32]);
-        wq = wq_r;
-    }
 #endif
     for (;;) {
         if (g.tid == 0) {
@@ -532,7 +517,7 @@ static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         g.sync();
         const int job = sm.job[gi];
         if (job < 0) break;
-        mrt_mega_fin_job(o, u, job, g, sm, gi, wq); /* its closing barrier orders this read before the next claim */
+        mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1
         if (ph && gi == 0 && g.tid == 0 && first) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif

@@ -170,7 +170,7 @@ static __device__ __forceinline__ void mrt_cache_slot_dev(const mrt_epi_args &a,
  * threads whatever K (mrt_grp_sum_f64_k), the block's amax a max: the same bits at any K. */
 template <int K>
 static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row,
-                                         int c0, double *dscratch, float *fscratch, const float *wq = nullptr) {
+                                         int c0, double *dscratch, float *fscratch) {
     const int i = g.tid;
     float y[K], amax = 0;
     double sq[K];
@@ -178,7 +178,7 @@ static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a
     for (int k = 0; k < K; k++) {
         const int col = c0 + i + k * g.n;
         const float q = mrt_round_bf16(mrt_epi_at(cr, col));
-        y[k] = __fmul_rn(wq ? wq[k] : mrt_bf16_to_f32(a.w_qn[col]), q); /* wq: w_qn's, loaded earlier */
+        y[k] = __fmul_rn(mrt_bf16_to_f32(a.w_qn[col]), q);
         sq[k] = (double)q * (double)q;
         amax = k ? fmaxf(amax, fabsf(y[k])) : fabsf(y[k]);
     }
@@ -192,8 +192,8 @@ static __device__ void mrt_epi_qkv_a_q_k(const mrt_grp &g, const mrt_epi_args &a
     }
 }
 static __device__ void mrt_epi_qkv_a_q(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row, int c0,
-                                       double *dscratch, float *fscratch, const float *wq = nullptr) {
-    if (g.n == 32) return mrt_epi_qkv_a_q_k<4>(g, a, cr, row, c0, dscratch, fscratch, wq); /* the megakernel's one-warp groups */
+                                       double *dscratch, float *fscratch) {
+    if (g.n == 32) return mrt_epi_qkv_a_q_k<4>(g, a, cr, row, c0, dscratch, fscratch); /* the megakernel's one-warp groups */
     mrt_epi_qkv_a_q_k<1>(g, a, cr, row, c0, dscratch, fscratch); /* 128 threads, one column each */
 }
 
