@@ -22,16 +22,6 @@
 #include "ops.h" /* MRT_EPI_* */
 #include "stamp.cuh" /* mrt_globaltimer */
 
-/* -DMRT_MEGA_PRE_STAGES=P (experiment, prepared in session 32, not yet measured; 0: off): a
- * GEMM tile issues at most P of its ring's stages before its input is there and the rest once
- * K block 0 has landed (gemm_core.cuh's wload). Session 32 found the step faster with every
- * ring at 4 stages instead of 8 (mega_table.cu: the weights in flight set the latency of the
- * chain's one-shot loads); a tile waiting for its producer may need fewer stages than one
- * streaming its k-loop. */
-#ifndef MRT_MEGA_PRE_STAGES
-#define MRT_MEGA_PRE_STAGES 0
-#endif
-
 /* How long the step's first GEMM tiles hold their weight loads back (ns; 0: not at all). */
 #ifndef MRT_MEGA_FIRST_WEIGHTS_NS
 #define MRT_MEGA_FIRST_WEIGHTS_NS 2000
@@ -232,7 +222,11 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
         __syncwarp();
 #endif
         if (!MRT_MEGA_PRO_PROBE && ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
-        mrt_gemm_wload<KIND, TN, MRT_MEGA_PRE_STAGES>(t, a, tw, base, sws, bars, pr, lane);
+#if MRT_MEGA_PRE_STAGES
+        mrt_gemm_wload<KIND, TN, true>(t, a, tw, base, sws, bars, pr, lane, o.pre_stages);
+#else
+        mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
+#endif
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);

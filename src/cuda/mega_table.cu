@@ -46,13 +46,14 @@ static mrt_status tile_width(mrt_gpu_exec *x, const mrt_op *op, int *tn) {
 #define MRT_MEGA_RING_BYTES 65536
 #endif
 
-/* The ring's cap for op `name` (*cap, stages; `dflt` where the environment does not say) from
- * MRT_MEGA_STAGES (environment, for experiments): "N" every GEMM op, "OP=N,OP=N" the ops named
- * (e.g. "D0=2,B0=6"); N in 1..MRT_GEMM_MAX_STAGES. Returns nonzero on a value that is not one
- * of these. */
-static int stages_cap(const char *name, int dflt, int *cap) {
-    const char *s = getenv("MRT_MEGA_STAGES"), *p = s;
-    *cap = dflt;
+/* An experiment knob's value for op `name` (*v; `dflt` where the environment does not say)
+ * from the environment variable `var`: "N" every GEMM op, "OP=N,OP=N" the ops named (e.g.
+ * "D0=2,B0=6"); N in 1..MRT_GEMM_MAX_STAGES. Returns nonzero on a value that is not one of
+ * these. MRT_MEGA_STAGES caps the rings' depth; MRT_MEGA_PRE (-DMRT_MEGA_PRE_STAGES builds)
+ * sets the stages a ring issues before its input. */
+static int op_env_stages(const char *var, const char *name, int dflt, int *v) {
+    const char *s = getenv(var), *p = s;
+    *v = dflt;
     if (!s || !*s) return 0;
     const size_t n = strlen(name);
     while (*p) {
@@ -61,9 +62,9 @@ static int stages_cap(const char *name, int dflt, int *cap) {
         const bool named = eq && eq < end;
         if (!named && p != s) return 1; /* "N" stands alone */
         char *num_end;
-        const long v = strtol(named ? eq + 1 : p, &num_end, 10);
-        if (num_end != end || v < 1 || v > MRT_GEMM_MAX_STAGES) return 1;
-        if (!named || ((size_t)(eq - p) == n && !strncmp(p, name, n))) *cap = (int)v;
+        const long x = strtol(named ? eq + 1 : p, &num_end, 10);
+        if (num_end != end || x < 1 || x > MRT_GEMM_MAX_STAGES) return 1;
+        if (!named || ((size_t)(eq - p) == n && !strncmp(p, name, n))) *v = (int)x;
         if (!named && *end) return 1;
         p = *end ? end + 1 : end;
     }
@@ -78,8 +79,13 @@ static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *p
     const int wbytes = plan->kind == MRT_GEMM_BF16_MN ? (int)mrt_gemm_kind<MRT_GEMM_BF16_MN>::W_BYTES
                        : plan->kind == MRT_GEMM_BF16  ? (int)mrt_gemm_kind<MRT_GEMM_BF16>::W_BYTES
                                                       : (int)mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
-    if (stages_cap(op->name, MRT_MEGA_RING_BYTES / wbytes > 1 ? MRT_MEGA_RING_BYTES / wbytes : 1, &cap))
+    if (op_env_stages("MRT_MEGA_STAGES", op->name, MRT_MEGA_RING_BYTES / wbytes > 1 ? MRT_MEGA_RING_BYTES / wbytes : 1,
+                      &cap))
         return refuse(x, op, "MRT_MEGA_STAGES is not N or OP=N,OP=N,... (N: 1..8 ring stages)");
+#if MRT_MEGA_PRE_STAGES
+    if (op_env_stages("MRT_MEGA_PRE", op->name, MRT_MEGA_PRE_STAGES, &o->pre_stages))
+        return refuse(x, op, "MRT_MEGA_PRE is not N or OP=N,OP=N,... (N: 1..8 ring stages before the input)");
+#endif
     memcpy(&o->tw, plan->tmap_w, sizeof o->tw);
     memcpy(&o->ga, plan->args, sizeof o->ga);
     memcpy(&o->out, plan->epi, sizeof o->out);

@@ -585,19 +585,20 @@ static __device__ __forceinline__ void mrt_gemm_wload_issue(const mrt_gemm_tile 
                           [&](int j, int c0, int c1) { mrt_tma_load_2d(dst + j * 8192, tw, c0, c1, bar, pol); });
 }
 
-/* PRE > 0 (the megakernel's -DMRT_MEGA_PRE_STAGES experiment; 0 everywhere else): at most PRE
- * stages of the ring's first fill are issued before the tile's input is there, the rest once
- * K block 0 has landed (full barrier 0's first phase: the activation loader issues its part
- * after its wait), so a tile waiting for its producer holds fewer weight requests in flight. */
-template <int KIND, int TN, int PRE = 0>
+/* PRE (the megakernel's -DMRT_MEGA_PRE_STAGES experiment; false everywhere else): at most
+ * `pre` (>= 1) stages of the ring's first fill are issued before the tile's input is there,
+ * the rest once K block 0 has landed (full barrier 0's first phase: the activation loader
+ * issues its part after its wait), so a tile waiting for its producer holds fewer weight
+ * requests in flight. */
+template <int KIND, int TN, bool PRE = false>
 static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                       const CUtensorMap *tw, uint32_t smem, float *sws,
                                                       const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
-                                                      int lane) {
+                                                      int lane, int pre = 0) {
     typedef mrt_gemm_kind<KIND> K_;
     typedef mrt_gemm_layout<KIND, TN> L;
     const int first = t.nkb < a.stages ? t.nkb : a.stages;
-    const int early = PRE > 0 && PRE < first ? PRE : first; /* issued before the input */
+    const int early = PRE && pre >= 1 && pre < first ? pre : first; /* issued before the input */
     uint64_t pol = 0;
     if (lane == 0) {
         mrt_tma_prefetch_desc(tw);
@@ -618,7 +619,7 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
      * (bench/RESULTS.md); removed. */
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     if (lane == 0) {
-        if (PRE > 0 && early < first) {
+        if (PRE && early < first) {
             /* the rest of the first fill after the input: bounded at 2 x MRT_SPIN_LIMIT_CYCLES,
              * past the megakernel's event wait (half of it) and the tile's watchdog, so a
              * producer that never comes is reported by those (the event wait's record names the
