@@ -204,6 +204,7 @@ static void share_workers(mrt_plan *p) {
         }
         first[op->id] = p->cfg[op->id];
     }
+    const int slices = first_tasks(p, depth); /* depth 0: the loop below changes none of them */
     for (int i = 0; i < p->n_ops; i++) {
         const int o = p->ops[i];
         if (!first[o].tasks) continue;
@@ -214,7 +215,7 @@ static void share_workers(mrt_plan *p) {
         }
         const mrt_op_class *oc = mrt_op_class_get(g->ops[o].kind);
         if (others && others < p->opts.workers) p->cfg[o] = oc->default_cfg(g, &g->ops[o], p->opts.workers - others);
-        const int at_start = depth[o] == 1 ? first_tasks(p, depth) : 0;
+        const int at_start = depth[o] == 1 ? slices : 0;
         if (at_start && others + at_start < p->opts.workers) {
             const mrt_tile_cfg c = oc->default_cfg(g, &g->ops[o], p->opts.workers - others - at_start);
             if (4 * c.tasks >= 3 * p->cfg[o].tasks) p->cfg[o] = c;

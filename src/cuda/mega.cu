@@ -63,6 +63,9 @@ typedef struct mrt_mega_args {
 static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) {
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+static __device__ __forceinline__ void mrt_red_relaxed(unsigned *p, unsigned v) {
+    asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
 
 /* The widest GEMM tile (TN) whose kernel reaches the instruction's words through an unseen
  * offset (the kernel loop below says why). */
@@ -132,7 +135,9 @@ static __device__ __forceinline__ void mrt_mega_signal(const A &a, const uint32_
     mrt_mega_each_signal(a.events, w, nsig, by_fin, [](unsigned *ctr, unsigned inc) { mrt_red_release(ctr, inc); });
 }
 
-/* The finalizer signals one finalization job performs (mrt_mega_finalize_claimed). */
+/* The finalizer signals one finalization job performs (mrt_mega_finalize_claimed). A struct,
+ * not a lambda capturing by reference: that lambda changed the megakernel's PTX (the kernel
+ * parameters' loads and registers; not measured), this keeps it as measured. */
 template <class A>
 struct mrt_mega_job_pub {
     const A &a;
@@ -350,9 +355,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
          * that it is long performed when the member's ticket releases it */
         if (opcode == MRT_OPC_GEMM_FP8 && w[3] != MRT_NO_GROUP && pl[6] == 0 && threadIdx.x == 0) {
             const unsigned jobs = (unsigned)mrt_mega_fin_unit_of(o, pl).jobs;
-            mrt_mega_each_signal(a.events, w, nsig, true, [jobs](unsigned *ctr, unsigned inc) {
-                asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(ctr), "r"(inc * (1u - jobs)) : "memory");
-            });
+            mrt_mega_each_signal(a.events, w, nsig, true,
+                                 [jobs](unsigned *ctr, unsigned inc) { mrt_red_relaxed(ctr, inc * (1u - jobs)); });
         }
         switch (opcode) {
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
