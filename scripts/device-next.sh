@@ -12,11 +12,8 @@
 # Run: timeout 560 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant pre -DMRT_MEGA_PRE_STAGES=2 "megartp tests/gpu/test_mega_prefix tests/gpu/test_mega" &
-build_or_exit build/megartp
-wait
 {
-echo "builds $((SECONDS - t0)) s"
+build_with pre -DMRT_MEGA_PRE_STAGES=2 "megartp tests/gpu/test_mega_prefix tests/gpu/test_mega"
 pre_ab() { # "M B KV": the default build, then the pre build under five settings
     mega_at build ring4 "$1"
     mega_at build-pre pre2 "$1"
