@@ -1,5 +1,5 @@
 #!/bin/bash
-# The next session's first device run (written 2026-12-01, end of session 32; session 32's runs
+# Session 33, run 1 (written 2026-12-01, end of session 32; session 32's runs
 # are scripts/device-s32a.sh .. s32f.sh; its final tree passed every GPU check in runs 4 and 6).
 # -DMRT_MEGA_PRE_STAGES=P (prepared, compiled, not run; default PTX unchanged): a GEMM tile
 # issues at most pre_stages ring stages before its input and the rest once K block 0 has
@@ -9,7 +9,7 @@
 # the ones that cost. test_mega_prefix and test_mega (its watchdog case) on that build, then
 # A B against the default build at M=16 KV=8192 twice and four more shapes: pre 2 with rings
 # of 4 (default), 6 and 8 (MRT_MEGA_STAGES), pre 1, pre 1 for D0 alone; a trace of pre 2.
-# Run: timeout 560 bash scripts/device-next.sh
+# Run: timeout 560 bash scripts/device-s33a.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 {
