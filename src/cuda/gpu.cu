@@ -79,10 +79,7 @@ extern "C" int mrt_gpu_watchdog_report(char *buf, size_t n) {
         if (d[0] != MRT_DIAG_MAGIC || (d[3] == MRT_DIAG_TILE_STUCK) != (k >= MRT_DIAG_SLOTS)) continue;
         char line[320];
         unsigned code = d[3];
-        if (code == MRT_DIAG_EMPTY_WAIT && d[7] == 3) /* -DMRT_MEGA_PRE_STAGES: gemm_core.cuh's wload */
-            snprintf(line, sizeof line, "block %u thread %u: weight loader waited > %lld cycles for the tile's input (stage 0 to fill, K block %u)\n",
-                     d[1], d[2], 2 * (long long)MRT_SPIN_LIMIT_CYCLES, d[6]);
-        else if (code == MRT_DIAG_EMPTY_WAIT)
+        if (code == MRT_DIAG_EMPTY_WAIT)
             snprintf(line, sizeof line, "block %u thread %u: %s loader waited > %lld cycles for stage %u (parity %u, K block %u) to be released\n",
                      d[1], d[2], d[7] == 1 ? "activation" : "weight", (long long)MRT_SPIN_LIMIT_CYCLES, d[4], d[5], d[6]);
         else if (code == MRT_DIAG_TILE_STUCK)

@@ -222,11 +222,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
         __syncwarp();
 #endif
         if (!MRT_MEGA_PRO_PROBE && ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
-#if MRT_MEGA_PRE_STAGES
-        mrt_gemm_wload<KIND, TN, true>(t, a, tw, base, sws, bars, pr, lane, o.pre_stages);
-#else
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
-#endif
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);

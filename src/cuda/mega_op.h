@@ -67,17 +67,6 @@ struct mrt_mega_out {
     }
 };
 
-/* -DMRT_MEGA_PRE_STAGES=P (experiment, prepared in session 32, not yet measured; 0: off): a
- * GEMM tile issues at most pre_stages of its ring's stages before its input is there and the
- * rest once K block 0 has landed (gemm_core.cuh's wload); pre_stages is P, or what the
- * environment's MRT_MEGA_PRE says for the op (mega_table.cu), so one build serves a sweep.
- * Session 32 found the step faster with every ring at 4 stages instead of 8 (mega_table.cu:
- * the weights in flight set the latency of the chain's one-shot loads); a tile waiting for its
- * producer may need fewer stages than one streaming its k-loop. */
-#ifndef MRT_MEGA_PRE_STAGES
-#define MRT_MEGA_PRE_STAGES 0
-#endif
-
 struct mrt_mega_op { /* CUtensorMap members keep it 64-byte aligned (TMA needs that) */
     CUtensorMap tw, tx;   /* GEMMs: weights and activations (this copy's buffers) */
     mrt_gemm_args ga;     /* GEMMs: split 1 (the plan's split-K is its reduce groups), stages
@@ -98,9 +87,6 @@ struct mrt_mega_op { /* CUtensorMap members keep it 64-byte aligned (TMA needs t
     mrt_a0_args a0;
     mrt_index_logits_args il;
     mrt_topk_args tk;
-#if MRT_MEGA_PRE_STAGES
-    int pre_stages; /* GEMMs: ring stages issued before the tile's input (the rest after it) */
-#endif
 };
 
 #endif

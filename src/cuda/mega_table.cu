@@ -49,8 +49,7 @@ static mrt_status tile_width(mrt_gpu_exec *x, const mrt_op *op, int *tn) {
 /* An experiment knob's value for op `name` (*v; `dflt` where the environment does not say)
  * from the environment variable `var`: "N" every GEMM op, "OP=N,OP=N" the ops named (e.g.
  * "D0=2,B0=6"); N in 1..MRT_GEMM_MAX_STAGES. Returns nonzero on a value that is not one of
- * these. MRT_MEGA_STAGES caps the rings' depth; MRT_MEGA_PRE (-DMRT_MEGA_PRE_STAGES builds)
- * sets the stages a ring issues before its input. */
+ * these. MRT_MEGA_STAGES caps the rings' depth. */
 static int op_env_stages(const char *var, const char *name, int dflt, int *v) {
     const char *s = getenv(var), *p = s;
     *v = dflt;
@@ -82,10 +81,6 @@ static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *p
     if (op_env_stages("MRT_MEGA_STAGES", op->name, MRT_MEGA_RING_BYTES / wbytes > 1 ? MRT_MEGA_RING_BYTES / wbytes : 1,
                       &cap))
         return refuse(x, op, "MRT_MEGA_STAGES is not N or OP=N,OP=N,... (N: 1..8 ring stages)");
-#if MRT_MEGA_PRE_STAGES
-    if (op_env_stages("MRT_MEGA_PRE", op->name, MRT_MEGA_PRE_STAGES, &o->pre_stages))
-        return refuse(x, op, "MRT_MEGA_PRE is not N or OP=N,OP=N,... (N: 1..8 ring stages before the input)");
-#endif
     memcpy(&o->tw, plan->tmap_w, sizeof o->tw);
     memcpy(&o->ga, plan->args, sizeof o->ga);
     memcpy(&o->out, plan->epi, sizeof o->out);

@@ -585,25 +585,19 @@ static __device__ __forceinline__ void mrt_gemm_wload_issue(const mrt_gemm_tile 
                           [&](int j, int c0, int c1) { mrt_tma_load_2d(dst + j * 8192, tw, c0, c1, bar, pol); });
 }
 
-/* PRE (the megakernel's -DMRT_MEGA_PRE_STAGES experiment; false everywhere else): at most
- * `pre` (>= 1) stages of the ring's first fill are issued before the tile's input is there,
- * the rest once K block 0 has landed (full barrier 0's first phase: the activation loader
- * issues its part after its wait), so a tile waiting for its producer holds fewer weight
- * requests in flight. */
-template <int KIND, int TN, bool PRE = false>
+template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                       const CUtensorMap *tw, uint32_t smem, float *sws,
                                                       const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
-                                                      int lane, int pre = 0) {
+                                                      int lane) {
     typedef mrt_gemm_kind<KIND> K_;
     typedef mrt_gemm_layout<KIND, TN> L;
     const int first = t.nkb < a.stages ? t.nkb : a.stages;
-    const int early = PRE && pre >= 1 && pre < first ? pre : first; /* issued before the input */
     uint64_t pol = 0;
     if (lane == 0) {
         mrt_tma_prefetch_desc(tw);
         pol = mrt_policy_evict_first(); /* each weight byte is read once per step */
-        for (int i = 0; i < early; i++) { /* the ring's first fill */
+        for (int i = 0; i < first; i++) { /* the ring's first fill */
             mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + i * L::STAGE_BYTES, b.full(i), i, pol);
             pr.set(0, i + 1);
         }
@@ -619,22 +613,6 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
      * (bench/RESULTS.md); removed. */
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     if (lane == 0) {
-        if (PRE && early < first) {
-            /* the rest of the first fill after the input: bounded at 2 x MRT_SPIN_LIMIT_CYCLES,
-             * past the megakernel's event wait (half of it) and the tile's watchdog, so a
-             * producer that never comes is reported by those (the event wait's record names the
-             * event); one lane, so no __syncwarp (mrt_mbar_wait_full has one) */
-            if (!mrt_mbar_try(b.full(0), 0u)) {
-                const long long t0 = clock64();
-                while (!mrt_mbar_try(b.full(0), 0u))
-                    if (clock64() - t0 > 2 * MRT_SPIN_LIMIT_CYCLES)
-                        mrt_diag_trap(a.diag, MRT_DIAG_EMPTY_WAIT, 0u, 0u, (unsigned)t.kb0, 3u);
-            }
-            for (int i = early; i < first; i++) {
-                mrt_gemm_wload_issue<KIND, TN>(t, a, tw, smem + i * L::STAGE_BYTES, b.full(i), i, pol);
-                pr.set(0, i + 1);
-            }
-        }
         /* i >= first = stages here: the refill of stage s waits for its fill's previous phase */
         mrt_ring r = {0, a.stages, 0u};
         for (int i = first; i < t.nkb; i++, r.next()) {
