@@ -54,7 +54,11 @@ static void place_roundrobin(mrt_plan *p) {
  * and ranked a 512-key E1 tile like a 128-key one. Terms a kind does not use are 0: GEMM
  * tiles stream their weights at ~2.6x an SM's share (bytes_x 0.38) with ~0.2 us a token of
  * epilogue and finalization; index_logits pays for its arithmetic and its bytes; top-k for
- * its passes over the logits (a row's two, a slice's one: topk.c). */
+ * its passes over the logits (a row's two, a slice's one: topk.c).
+ * Refitted with the 4-stage rings (session 33, runs 2-3: 36 new pairs; gemm_fp8 8.77 / 0.204 /
+ * 0.131, index_logits 5.76 / 1.117 / 0.202, topk 4.66 / 4.559, ...): no pick of auto or tuning
+ * moved, critical-path's queues moved at four shapes, level at three and 5.6-6.5 us slower at
+ * M=128 KV=1024 (161.98 / 164.60 against 156.38 / 158.06): this table stays. */
 #define MRT_COST_GAP_US 0.90
 typedef struct mrt_cost_terms {
     double fixed, per_token, bytes_x, per_mflop;
