@@ -187,24 +187,15 @@ static __device__ __forceinline__
 #else
 static __device__ __noinline__
 #endif
-    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem
-#ifdef MRT_MEGA_IL_WARM
-                             ,
-                             bool dry = false
-#define MRT_MEGA_IL_DRY , 0, 0x7fffffff, dry
-#else
-#define MRT_MEGA_IL_DRY
-#endif
-    ) {
+    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_IL_THREADS) return;
     if (o.il.heads == 32)
-        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x MRT_MEGA_IL_DRY);
+        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(o.il, (int)pl[0], (int)pl[1],
+                                                                                           (int)pl[2], smem, (int)threadIdx.x);
     else
-        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x MRT_MEGA_IL_DRY);
+        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(o.il, (int)pl[0], (int)pl[1],
+                                                                                           (int)pl[2], smem, (int)threadIdx.x);
 }
-#undef MRT_MEGA_IL_DRY
 #endif
 
 /* -DMRT_MEGA_TOPK_STOP=N (diagnostic builds, output incomplete): F1 rows return after phase N
@@ -352,19 +343,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         const bool gemm = opcode == MRT_OPC_GEMM_FP8 || opcode == MRT_OPC_GEMM_BF16 || opcode == MRT_OPC_BMM_BF16;
         unsigned long long *ph = TRACE ? a.stamps + ((size_t)blockIdx.x * a.max_len + slot) * MRT_PH_COUNT : NULL;
         const mrt_mega_wait wait = {a.events, w, epoch, nwait, a.diag, (unsigned)slot, ph};
-#if defined(MRT_MEGA_IL_WARM) && !defined(MRT_E1_MMA_SYNC)
-        /* -DMRT_MEGA_IL_WARM (diagnostic, session 33): an E1 tile first runs dry (no stores) on
-         * the other request's keys (b ^ 1 where batch > 1: other block-table rows, other keys),
-         * before its wait, so the real run finds the tile's code in the SM's instruction caches
-         * but not its own data; only a plan whose E1 tiles wait (e.g. --ops without D0 / D2)
-         * shows what cold code costs E1. The dry run reads queries a producer may be writing:
-         * its values are never used. */
-        if (opcode == MRT_OPC_INDEX_LOGITS && (op.il.heads == 32 || op.il.heads == 64)) {
-            const uint32_t pd[3] = {op.il.batch > 1 ? w[24] ^ 1u : w[24], w[25], w[26]};
-            mrt_mega_il_tile_wg(op, pd, smem, true);
-            __syncthreads();
-        }
-#endif
         if (!gemm) {
             mrt_mega_stamp<TRACE>(a, slot, MRT_PH_WEIGHTS); /* no weights to prefetch */
             if (threadIdx.x < 32) wait(threadIdx.x);

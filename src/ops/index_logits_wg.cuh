@@ -165,12 +165,7 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
 #pragma nv_diag_suppress 128
 template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
-                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff
-#ifdef MRT_MEGA_IL_WARM /* the megakernel's diagnostic (mega.cu): a dry run stores nothing */
-                                                ,
-                                                bool dry = false
-#endif
-) {
+                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff) {
     typedef mrt_ilw_layout<STAGES, GROUPS> L;
     static_assert(TPG * 8 <= 128 && 128 % TPG == 0, "wgmma E1: 128 / TPG heads a token, a multiple of 8");
     constexpr int H = 128 / TPG;
@@ -283,9 +278,6 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                     continue;
                 }
                 const int t = (g0 + gi) * TPG + o.tl;
-#ifdef MRT_MEGA_IL_WARM
-                if (dry) continue;
-#endif
                 if (t < n) {
                     float *out = logits + (long long)(t0 + t) * kv;
                     const int pos = pos_s[gi * 16 + o.tl];
