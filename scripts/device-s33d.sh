@@ -4,7 +4,7 @@
 # shapes of more than 16 tokens whose ratios lie near the 97% margin or whose KV was not in
 # run 3: the default plan and the other placement with the same tuned tiling, twice. Then the
 # chain alone (`--ops` without D0 / D2) with E1 in 128-key tasks against 256, traced; and
-# -DMRT_MEGA_IL_WARM (diagnostic: an E1 tile runs dry on the other request's keys before its
+# -DMRT_MEGA_IL_WARM (diagnostic, 09d695b, removed after this run: an E1 tile runs dry on the other request's keys before its
 # wait, so its code is warm in the SM's instruction caches and its data is not) against the
 # default, on the chain alone (where E1's tiles wait ~13 us for D1) and the whole step, traced:
 # what cold code costs E1's link. Binaries from this machine's builds (carried).
