@@ -136,8 +136,10 @@ typedef struct mrt_plan_opts {
                             serial launches and roundrobin deals out in; NULL = plan.c's rule */
     const char *split;   /* comma list OP=N: split-K N for those GEMMs (a divisor of their K
                             blocks), after the tiling's rules; NULL = the tiling's */
-    const char *place;   /* comma list OP=LO-HI (or OP=W): roundrobin deals those ops' tasks over
-                            workers LO..HI only, the other ops keep the rotation; NULL = none */
+    const char *place;   /* comma list OP=LO-HI (or OP=W): those ops' tasks on workers LO..HI only
+                            (roundrobin deals them over the range, the other ops keep the
+                            rotation; critical-path lets only the range take them; AUTO means
+                            roundrobin); NULL = none */
     const char *chunk;   /* comma list OP=N: N keys a task for those chunked ops (index logits;
                             a multiple of 128), after the tiling's rules; NULL = the tiling's */
     int tune;            /* AUTO, default tiling, no split / chunk / place given: also plan the

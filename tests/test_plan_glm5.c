@@ -684,6 +684,59 @@ static int misplaced(const mrt_plan *p, const mrt_graph *g, const place_case *pc
     return wrong;
 }
 
+/* Tasks of op `name` placed outside workers lo..hi (-1: the op is not in the plan). */
+static int outside(const mrt_plan *p, const mrt_graph *g, const char *name, int lo, int hi) {
+    const mrt_op *op = NULL;
+    for (int i = 0; i < g->n_ops; i++)
+        if (!strcmp(g->ops[i].name, name)) op = &g->ops[i];
+    if (!op) return -1;
+    int n = 0;
+    for (int i = 0; i < p->n_tasks; i++)
+        if (p->tasks[i].op == op->id && (p->tasks[i].worker < lo || p->tasks[i].worker > hi)) n++;
+    return n;
+}
+
+/* --place under critical-path: only the workers of an op's range take its tasks, at shapes
+ * from M=1 to 128 (a range of one worker too), and every plan verifies (mrt_plan_build runs
+ * the verifier: each queue in one topological order); a range of every worker places as no
+ * range does (the same queues, task by task). */
+static void test_place_critical_path(mrt_context *ctx) {
+    glm5_config c = glm5_config_glm5();
+    const glm5_shape shapes[] = {{16, 2, 8192}, {1, 1, 1024}, {64, 2, 65536}, {128, 2, 8192}};
+    const struct {
+        const char *place, *op[3];
+        int lo[3], hi[3];
+    } cases[] = {{"D0=64-131,D2=64-131", {"D0", "D2"}, {64, 64}, {131, 131}},
+                 {"D0=40-131,E1=0-39,F1=0-15", {"D0", "E1", "F1"}, {40, 0, 0}, {131, 39, 15}},
+                 {"E1=7,B0=100-131", {"E1", "B0"}, {7, 100}, {7, 131}}};
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            mrt_graph *g;
+            mrt_plan_opts o = mrt_plan_opts_default();
+            o.place = cases[i].place, o.policy = MRT_POLICY_CRITICAL_PATH;
+            mrt_plan *p = build(ctx, &c, shapes[si], o, &g);
+            for (int k = 0; p && k < 3 && cases[i].op[k]; k++) {
+                const int n = outside(p, g, cases[i].op[k], cases[i].lo[k], cases[i].hi[k]);
+                CHECK(n == 0, "critical-path --place %s at M=%d KV=%d: %d %s tasks outside %d-%d", cases[i].place,
+                      shapes[si].m, shapes[si].kv, n, cases[i].op[k], cases[i].lo[k], cases[i].hi[k]);
+            }
+            CHECK(p && mrt_plan_get_info(p).policy == MRT_POLICY_CRITICAL_PATH,
+                  "critical-path --place %s at M=%d: no critical-path plan", cases[i].place, shapes[si].m);
+            mrt_plan_free(p);
+            mrt_graph_free(g);
+        }
+    mrt_plan *p[2];
+    mrt_graph *g[2];
+    for (int k = 0; k < 2; k++) {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.policy = MRT_POLICY_CRITICAL_PATH, o.split = "D1=2", o.chunk = "E1=128";
+        o.place = k ? "D0=0-131,E1=0-131,D2=0-131" : NULL;
+        p[k] = build(ctx, &c, (glm5_shape){16, 2, 8192}, o, &g[k]);
+    }
+    if (p[0] && p[1]) CHECK(same_queues(p[0], p[1]), "critical-path with ranges of every worker: other queues");
+    for (int k = 0; k < 2; k++) mrt_plan_free(p[k]), mrt_graph_free(g[k]);
+}
+
 static void test_place(mrt_context *ctx) {
     glm5_config c = glm5_config_glm5();
     const glm5_shape s = {16, 2, 8192};
@@ -711,12 +764,13 @@ static void test_place(mrt_context *ctx) {
                {"D0", "\"D0\" is not OP=LO-HI", MRT_POLICY_ROUNDROBIN},
                {"D0=1,D0=2", "D0 named twice", MRT_POLICY_ROUNDROBIN},
                {"X7=1", "X7 is not a planned op", MRT_POLICY_ROUNDROBIN},
-               {"D0=1", "only with --policy roundrobin", MRT_POLICY_CRITICAL_PATH}};
+               {"D0=0-132", "< 132 workers", MRT_POLICY_CRITICAL_PATH}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         mrt_plan_opts o = mrt_plan_opts_default();
         o.place = bad[i].place, o.policy = bad[i].policy;
         expect_refused(ctx, &c, s, o, bad[i].place, bad[i].says);
     }
+    test_place_critical_path(ctx);
 }
 
 int main(void) {

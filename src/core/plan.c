@@ -324,13 +324,11 @@ static mrt_status given_chunks(mrt_plan *p) {
     return MRT_OK;
 }
 
-/* The --place list (OP=LO-HI or OP=W): roundrobin deals those ops' tasks over workers LO..HI
- * (schedule.c), so a placement that keeps ops apart (e.g. D0's tiles off the workers that run
- * D1 and E1, which are on the critical path) can be measured without a rebuild. Roundrobin
- * only: critical-path placement chooses every task's worker itself. */
+/* The --place list (OP=LO-HI or OP=W): roundrobin deals those ops' tasks over workers LO..HI,
+ * critical-path lets only those workers take them (schedule.c), so a placement that keeps ops
+ * apart (e.g. D0's tiles off the workers that run D1 and E1, which are on the critical path)
+ * can be measured without a rebuild. Under auto a --place means roundrobin. */
 static mrt_status given_places(mrt_plan *p) {
-    if (p->opts.policy == MRT_POLICY_CRITICAL_PATH)
-        return mrt_fail(p->ctx, MRT_ERR_INVALID, "--place: only with --policy roundrobin or auto (critical-path places every task)");
     for (const char *s = p->opts.place; *s;) {
         const mrt_op *op;
         const char *val, *dash;

@@ -10,7 +10,10 @@
  * remaining path). Repeatedly the worker that frees up first takes, of the tasks whose
  * producers are placed, the highest-ranked one that can start then (else the one whose inputs
  * are ready first). Tasks are picked only after their producers, so the pick order is
- * topological and every queue, kept in pick order, follows it. */
+ * topological and every queue, kept in pick order, follows it. An op given a worker range
+ * (--place) has its tasks taken only by workers in it; a worker that may take none of the
+ * tasks that can start then waits for the next worker's free time (the range is a constraint
+ * on the same list scheduling, so a range of every worker places as no range does). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,6 +181,12 @@ static int heap_pop(cp_heap *h) {
     return top;
 }
 
+/* whether worker w may take task t (--place: its op's range, if it has one) */
+static bool may_take(const mrt_plan *p, int t, int w) {
+    const int op = p->tasks[t].op, lo = p->place_lo[op];
+    return lo < 0 || (w >= lo && w <= p->place_hi[op]);
+}
+
 static mrt_status place_critical_path(mrt_plan *p) {
     deps d = {0};
     mrt_status st = build_deps(p, &d);
@@ -188,6 +197,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
     int *missing = calloc((size_t)n + 1, sizeof(int)), *slots = calloc((size_t)p->workers, sizeof(int));
     int *succ_first = calloc((size_t)n + 2, sizeof(int)), *succ = NULL;
     int *ready = malloc(sizeof(int) * (size_t)(n + 1)), nready = 0, *pos = malloc(sizeof(int) * (size_t)(n + 1));
+    int *skipped = malloc(sizeof(int) * (size_t)(n + 1)); /* `now` tasks the worker may not take */
     /* ready tasks: `pending` (by ready time) until the freed-up time passes it, then `now` (by
      * rank); the array keeps their order of arrival, which breaks ties among tasks that
      * cannot start yet */
@@ -195,7 +205,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
     cp_heap now = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank, ready_at, higher_rank};
     cp_heap workers = {malloc(sizeof(int) * (size_t)p->workers), 0, NULL, free_at, earlier_free};
     if (!st && (!rank || !finish || !cost || !ready_at || !free_at || !missing || !slots || !succ_first || !ready || !pos ||
-                !pending.a || !now.a || !workers.a))
+                !pending.a || !now.a || !workers.a || !skipped))
         st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
     if (!st) { /* successors (CSR) from the predecessor lists; duplicates are harmless */
         for (int i = 0; i < n; i++)
@@ -230,7 +240,8 @@ static mrt_status place_critical_path(mrt_plan *p) {
                 st = mrt_fail(p->ctx, MRT_ERR_DEADLOCK, "placement: %d of %d tasks can never become ready", n - placed, n);
                 break;
             }
-            const int w = heap_pop(&workers); /* back in with its new free time below */
+            int w = heap_pop(&workers); /* back in with its new free time below */
+            bool elsewhere = false;          /* --place sent the pick to another worker */
             /* among the tasks that can start as soon as that worker frees up, the highest rank;
              * if none can, the one ready first: a queue never sits idle behind a task waiting
              * for inputs while another task could run (ties: plan order, then arrival order,
@@ -240,23 +251,54 @@ static mrt_status place_critical_path(mrt_plan *p) {
                 const int c = heap_pop(&pending);
                 if (pos[c] >= 0) heap_push(&now, c); /* else placed while pending (below) */
             }
-            int t;
-            if (now.n) {
-                t = heap_pop(&now);
-            } else { /* none can start yet: the scan, in arrival order */
-                int best = 0;
-                for (int r = 1; r < nready; r++) {
-                    const int c = ready[r], b = ready[best];
-                    if (ready_at[c] < ready_at[b] || (ready_at[c] == ready_at[b] && rank[c] > rank[b])) best = r;
+            int t = -1, nskip = 0;
+            while (now.n && t < 0) { /* the highest rank this worker may take */
+                const int c = heap_pop(&now);
+                if (may_take(p, c, w)) t = c;
+                else skipped[nskip++] = c;
+            }
+            while (nskip) heap_push(&now, skipped[--nskip]);
+            if (t < 0) { /* none it may take can start yet: the scan, in arrival order */
+                int best = -1;
+                for (int r = 0; r < nready; r++) {
+                    const int c = ready[r];
+                    if (!may_take(p, c, w)) continue;
+                    const int b = best >= 0 ? ready[best] : -1;
+                    if (b < 0 || ready_at[c] < ready_at[b] || (ready_at[c] == ready_at[b] && rank[c] > rank[b])) best = r;
                 }
-                t = ready[best]; /* stays in `pending` until popped there (pos < 0 then) */
+                if (best >= 0) t = ready[best]; /* stays in `pending` until popped there (pos < 0 then) */
+            }
+            if (t < 0) {
+                /* --place keeps every ready task off this worker: the pick is the one it would
+                 * have taken without the ranges, by the worker of its range that frees up first
+                 * (this one waits for a later pick) */
+                heap_push(&workers, w);
+                if (now.n) {
+                    t = heap_pop(&now);
+                } else {
+                    int best = 0;
+                    for (int r = 1; r < nready; r++) {
+                        const int c = ready[r], b = ready[best];
+                        if (ready_at[c] < ready_at[b] || (ready_at[c] == ready_at[b] && rank[c] > rank[b])) best = r;
+                    }
+                    t = ready[best];
+                }
+                w = -1;
+                for (int x = 0; x < p->workers; x++)
+                    if (may_take(p, t, x) && (w < 0 || free_at[x] < free_at[w])) w = x;
+                elsewhere = true;
             }
             const int r = pos[t];
             ready[r] = ready[--nready], pos[ready[r]] = r, pos[t] = -1;
             double start = free_at[w] > ready_at[t] ? free_at[w] : ready_at[t];
             finish[t] = start + cost[t];
             free_at[w] = finish[t];
-            heap_push(&workers, w);
+            if (!elsewhere) {
+                heap_push(&workers, w);
+            } else { /* w was in the heap with its old free time: rebuild it */
+                workers.n = 0;
+                for (int x = 0; x < p->workers; x++) heap_push(&workers, x);
+            }
             p->tasks[t].worker = w;
             p->tasks[t].slot = slots[w]++;
             for (int k = succ_first[t]; k < succ_first[t + 1]; k++) {
@@ -268,7 +310,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
     }
     free(d.first), free(d.list), free(rank), free(finish), free(cost), free(ready_at), free(free_at);
     free(missing), free(slots), free(succ_first), free(succ), free(ready), free(pos), free(pending.a), free(now.a);
-    free(workers.a);
+    free(workers.a), free(skipped);
     return st;
 }
 
@@ -366,7 +408,7 @@ static mrt_status place(mrt_plan *p, mrt_policy policy) {
  * KV=65536 (0.943, 141.7 / 142.1), slower at M=64 KV=8192 (0.973, 151.9 against 141.4) and
  * KV=65536 (0.997, 334.9 against 311.6); the rest estimate alike (ratio 1.0). One miss at
  * that margin: M=16 KV=1024 (0.99) where critical-path was 3.0 us faster. With `place`
- * (roundrobin's option) AUTO is roundrobin. (MRT_AUTO_RATIO, internal.h)
+ * AUTO is roundrobin (a ranged critical-path is asked for by name). (MRT_AUTO_RATIO, internal.h)
  * Where no task works on more than MRT_AUTO_CP_TOKENS (16) tokens, AUTO takes critical-path
  * unless its estimate is above roundrobin's: there the two estimates tie at KV <= 2048 (the
  * model sees the step's chain, not the placement) and critical-path was faster at every
