@@ -374,6 +374,14 @@ ab_shapes() {
     done
 }
 
+# at_ab_shapes FUNC: FUNC "M B KV" at the target shape twice (M=16 KV=8192), then M=1 KV=8192,
+# M=16 KV=1024 and M=64 KV=8192: the shapes where a placement or tiling A B shows first whether
+# it holds beyond the target (session 33 runs 5 and after).
+at_ab_shapes() {
+    local s
+    for s in "16 2 8192" "16 2 8192" "1 1 8192" "16 2 1024" "64 2 8192"; do "$1" "$s"; done
+}
+
 # refit_traces DEADLINE [BUILD_DIR]: the cost model's refit data (scripts/fit_costs.py): the 12
 # shapes of [E]'s sweep under roundrobin and critical-path (untuned) and the default plan,
 # each a `plan --json` ($O/plan-TAG-M-KV.json) and a megakernel trace beside it, until the

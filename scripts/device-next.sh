@@ -20,11 +20,7 @@ parts() { # "M B KV"
     run_at cp-e256 "$1" --policy critical-path --split D1=2 --chunk E1=256 --place D1=0-63,D0=64-131,D2=64-131
     run_at cp-e128-d0 "$1" --policy critical-path --split D1=2 --chunk E1=128 --place D0=64-131
 }
-parts "16 2 8192"
-parts "16 2 8192"
-parts "1 1 8192"
-parts "16 2 1024"
-parts "64 2 8192"
+at_ab_shapes parts
 echo "t=$((SECONDS - t0)) s"
 mega_trace build cp-e128-16-8192 --policy critical-path --split D1=2 --chunk E1=128 \
     --place D1=0-63,D0=64-131,D2=64-131 | grep -E "^  (A0|B0|D1|D0|E1|D2|F1) |critical|span"
