@@ -11,9 +11,10 @@
  * producers are placed, the highest-ranked one that can start then (else the one whose inputs
  * are ready first). Tasks are picked only after their producers, so the pick order is
  * topological and every queue, kept in pick order, follows it. An op given a worker range
- * (--place) has its tasks taken only by workers in it; a worker that may take none of the
- * tasks that can start then waits for the next worker's free time (the range is a constraint
- * on the same list scheduling, so a range of every worker places as no range does). */
+ * (--place) has its tasks taken only by workers in it; when the worker that frees up first
+ * may take none of the tasks whose producers are placed, the pick it would have made goes to
+ * the worker of that task's range that frees up first (the range is a constraint on the same
+ * list scheduling, so a range of every worker places as no range does). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +188,20 @@ static bool may_take(const mrt_plan *p, int t, int w) {
     return lo < 0 || (w >= lo && w <= p->place_hi[op]);
 }
 
+/* Of the ready tasks (`ready`, in arrival order) that worker w may take (w < 0: any), the one
+ * whose inputs are ready first, ties to the higher rank then arrival; -1 if none. */
+static int first_ready(const mrt_plan *p, const int *ready, int nready, const double *ready_at, const double *rank,
+                       int w) {
+    int best = -1;
+    for (int r = 0; r < nready; r++) {
+        const int c = ready[r];
+        if (w >= 0 && !may_take(p, c, w)) continue;
+        const int b = best >= 0 ? ready[best] : -1;
+        if (b < 0 || ready_at[c] < ready_at[b] || (ready_at[c] == ready_at[b] && rank[c] > rank[b])) best = r;
+    }
+    return best;
+}
+
 static mrt_status place_critical_path(mrt_plan *p) {
     deps d = {0};
     mrt_status st = build_deps(p, &d);
@@ -258,14 +273,8 @@ static mrt_status place_critical_path(mrt_plan *p) {
                 else skipped[nskip++] = c;
             }
             while (nskip) heap_push(&now, skipped[--nskip]);
-            if (t < 0) { /* none it may take can start yet: the scan, in arrival order */
-                int best = -1;
-                for (int r = 0; r < nready; r++) {
-                    const int c = ready[r];
-                    if (!may_take(p, c, w)) continue;
-                    const int b = best >= 0 ? ready[best] : -1;
-                    if (b < 0 || ready_at[c] < ready_at[b] || (ready_at[c] == ready_at[b] && rank[c] > rank[b])) best = r;
-                }
+            if (t < 0) { /* none it may take can start yet: the one ready first */
+                const int best = first_ready(p, ready, nready, ready_at, rank, w);
                 if (best >= 0) t = ready[best]; /* stays in `pending` until popped there (pos < 0 then) */
             }
             if (t < 0) {
@@ -273,16 +282,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
                  * have taken without the ranges, by the worker of its range that frees up first
                  * (this one waits for a later pick) */
                 heap_push(&workers, w);
-                if (now.n) {
-                    t = heap_pop(&now);
-                } else {
-                    int best = 0;
-                    for (int r = 1; r < nready; r++) {
-                        const int c = ready[r], b = ready[best];
-                        if (ready_at[c] < ready_at[b] || (ready_at[c] == ready_at[b] && rank[c] > rank[b])) best = r;
-                    }
-                    t = ready[best];
-                }
+                t = now.n ? heap_pop(&now) : ready[first_ready(p, ready, nready, ready_at, rank, -1)];
                 w = -1;
                 for (int x = 0; x < p->workers; x++)
                     if (may_take(p, t, x) && (w < 0 || free_at[x] < free_at[w])) w = x;
