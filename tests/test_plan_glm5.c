@@ -686,9 +686,7 @@ static int misplaced(const mrt_plan *p, const mrt_graph *g, const place_case *pc
 
 /* Tasks of op `name` placed outside workers lo..hi (-1: the op is not in the plan). */
 static int outside(const mrt_plan *p, const mrt_graph *g, const char *name, int lo, int hi) {
-    const mrt_op *op = NULL;
-    for (int i = 0; i < g->n_ops; i++)
-        if (!strcmp(g->ops[i].name, name)) op = &g->ops[i];
+    const mrt_op *op = mrt_graph_find_op(g, name);
     if (!op) return -1;
     int n = 0;
     for (int i = 0; i < p->n_tasks; i++)

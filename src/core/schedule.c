@@ -280,8 +280,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
             if (t < 0) {
                 /* --place keeps every ready task off this worker: the pick is the one it would
                  * have taken without the ranges, by the worker of its range that frees up first
-                 * (this one waits for a later pick) */
-                heap_push(&workers, w);
+                 * (this one waits for a later pick: the heap's rebuild below puts it back) */
                 t = now.n ? heap_pop(&now) : ready[first_ready(p, ready, nready, ready_at, rank, -1)];
                 w = -1;
                 for (int x = 0; x < p->workers; x++)
@@ -295,7 +294,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
             free_at[w] = finish[t];
             if (!elsewhere) {
                 heap_push(&workers, w);
-            } else { /* w was in the heap with its old free time: rebuild it */
+            } else { /* the worker popped above is out of the heap, w in it with its old free time */
                 workers.n = 0;
                 for (int x = 0; x < p->workers; x++) heap_push(&workers, x);
             }
