@@ -36,6 +36,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include "cp_async.cuh"
 
 #define MRT_IL_THREADS 256 /* 8 compute warps: the megakernel's consumer warps 4-11 */
 #define MRT_IL_WARPS (MRT_IL_THREADS / 32)
@@ -107,15 +108,6 @@ static __device__ __forceinline__ void mrt_il_mma_e4m3(float (&d)[4], uint32_t a
 /* Byte offset, inside a staged f16 key row, of quad i (f16 of codes [32 tig + 8 i, +8)). */
 static __device__ __forceinline__ int mrt_il_f16_quad(int tig, int i) { return tig * 64 + 16 * (i ^ (tig & 2)); }
 
-static __device__ __forceinline__ void mrt_il_cp_async16(void *dst, const void *src) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(src)
-                 : "memory");
-}
-static __device__ __forceinline__ void mrt_il_cp_async4(void *dst, const void *src) {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(src)
-                 : "memory");
-}
-
 /* Key j of request b's cache (bt = its block-table row): its 128 codes, and the copy of its
  * scale into *dst (cp.async; 0 when j is at or past j1). The tiles of index_logits.cuh and
  * index_logits_wg.cuh address the cache only through these two. */
@@ -129,7 +121,7 @@ static __device__ __forceinline__ const float *mrt_il_scale_src(const mrt_index_
     return (const float *)(blk + (long long)a.block_tokens * MRT_IL_DIM + (j % a.block_tokens) * 4);
 }
 static __device__ __forceinline__ void mrt_il_scale_copy(float *dst, const float *src) {
-    if (src) mrt_il_cp_async4(dst, src);
+    if (src) mrt_cp_async4(dst, src);
     else *dst = 0.0f;
 }
 static __device__ __forceinline__ void mrt_il_scale_issue(const mrt_index_logits_args &a, const int *bt, int j, int j1,
@@ -151,7 +143,7 @@ static __device__ __forceinline__ void mrt_il_stage_issue(const mrt_index_logits
         const int u = tid + p * MRT_IL_THREADS, j = js + (u >> 3);
         uint8_t *dst = raw + u * 16;
         if ((u >> 3) >= nrows) continue;
-        if (j < j1) mrt_il_cp_async16(dst, mrt_il_key_row(a, bt, j) + (u & 7) * 16);
+        if (j < j1) mrt_cp_async16(dst, mrt_il_key_row(a, bt, j) + (u & 7) * 16);
         else *(uint4 *)dst = make_uint4(0, 0, 0, 0);
     }
     if (tid < nrows) mrt_il_scale_issue(a, bt, js + tid, j1, raw_ks + tid);

@@ -63,7 +63,7 @@ template <int STAGES = MRT_ILW_STAGES, int GROUPS = MRT_ILW_GROUPS> struct mrt_i
 /* 16 bytes of global memory -> chunk c of swizzled row r at `ops` (zeros when src is NULL). */
 static __device__ __forceinline__ void mrt_ilw_put(uint8_t *ops, int r, int c, const uint8_t *src) {
     uint8_t *dst = ops + r * 128 + ((c ^ (r & 7)) << 4);
-    if (src) mrt_il_cp_async16(dst, src);
+    if (src) mrt_cp_async16(dst, src);
     else *(uint4 *)dst = make_uint4(0, 0, 0, 0);
 }
 
@@ -205,12 +205,12 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
         }
         for (int u = tid; u < ng * 128; u += MRT_IL_THREADS) {
             const int gi = u >> 7, col = u & 127, t = (g0 + gi) * TPG + col / H;
-            if (t < a.n) mrt_il_cp_async4(wI_s + u, a.wI + (long long)(t0 + t) * a.heads + col % H);
+            if (t < a.n) mrt_cp_async4(wI_s + u, a.wI + (long long)(t0 + t) * a.heads + col % H);
             else wI_s[u] = 0.0f;
         }
         if (tid < ng * 16) {
             const int gi = tid >> 4, tl = tid & 15, t = (g0 + gi) * TPG + tl;
-            if (tl < TPG && t < a.n) mrt_il_cp_async4(pos_s + tid, a.pos + t0 + t);
+            if (tl < TPG && t < a.n) mrt_cp_async4(pos_s + tid, a.pos + t0 + t);
             else pos_s[tid] = -1;
         }
         /* the queries' copies join the first pass's key group, so one wait covers both; one
