@@ -95,6 +95,15 @@ __global__ void __launch_bounds__(T) mrt_topk_reg_kernel(mrt_topk_args a, mrt_ct
     mrt_stamp_end_if<TRACE>(ts);
 }
 
+/* ---- F1, a thread's run of keys in shared memory: one CTA (T threads) per row --------------- */
+template <int T, bool TRACE> __global__ void __launch_bounds__(T) mrt_topk_runs_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
+    extern __shared__ __align__(16) uint8_t mrt_topkn_smem[];
+    mrt_stamp_start_if<TRACE>(ts);
+    mrt_pdl_entry<TRACE>(ts); /* the logits are E1's */
+    mrt_topk_tile_runs<T>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topkn_smem, (int)threadIdx.x);
+    mrt_stamp_end_if<TRACE>(ts);
+}
+
 /* ---- F1, cluster variant: one cluster of C CTAs (T threads each) per row -------------------- */
 template <int T, int C, bool TRACE>
 __global__ void __cluster_dims__(C, 1, 1) __launch_bounds__(T) mrt_topk_cluster_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
@@ -258,6 +267,16 @@ template <bool STAGE> static cudaError_t mrt_topkr_launch_kv(mrt_topk_args a, cu
     return a.kv <= 8192 ? mrt_topkr_launch<1024, 8, STAGE>(a, s, pdl) : mrt_topkr_launch<1024, 16, STAGE>(a, s, pdl);
 }
 
+template <int T> static cudaError_t mrt_topkn_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
+    const long long bytes = mrt_topk_runs_smem_bytes(a.kv);
+    mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
+    auto k = ts ? mrt_topk_runs_kernel<T, true> : mrt_topk_runs_kernel<T, false>;
+    cudaError_t e = mrt_gpu_raise_smem((const void *)k, (int)bytes);
+    if (e != cudaSuccess) return e;
+    void *args[2] = {&a, &ts};
+    return mrt_pdl_launch((const void *)k, dim3(a.M), dim3(T), (size_t)bytes, args, s, pdl);
+}
+
 template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cudaStream_t s) {
     const int slice = mrt_topkc_slice(a.kv, C);
     a.cache_keys = slice <= MRT_TOPKC_CACHE_MAX ? slice : 0;
@@ -293,11 +312,12 @@ static cudaError_t mrt_topks_launch(mrt_topk_args a, int split, cudaStream_t s) 
 static int topk_run(int variant, const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why,
                     size_t n) {
     const char *F = "mrt_gpu_topk";
-    if (variant < 0 || variant > 12)
+    if (variant < 0 || variant > 13)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: 1 CTA of 1024 threads a row, 1: of 512, 2: cluster of 8 x 256, "
                             "3: cluster of 4 x 256, 4-7: variant 0 stopped after a phase, 8: keys in registers, 9: "
                             "8 with its output staged in shared memory, 10: 1 CTA of 384 threads, 11 / 12: the "
-                            "megakernel's row in 3 / 16 slices)", F, variant);
+                            "megakernel's row in 3 / 16 slices, 13: runs of keys in shared memory, 384 threads)", F,
+                            variant);
     if (!logits) return mrt_gpu_fail(why, n, "%s: logits is NULL", F);
     if (!out) return mrt_gpu_fail(why, n, "%s: out is NULL", F);
     if (M < 1) return mrt_gpu_fail(why, n, "%s: M = %d must be >= 1", F, M);
@@ -310,6 +330,9 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
     if ((variant == 8 || variant == 9) && kv > MRT_TOPK_REG_MAX) /* variant 10 is the shared-memory row */
         return mrt_gpu_fail(why, n, "%s: variant %d holds at most %d keys a row in registers, kv = %d", F, variant,
                             MRT_TOPK_REG_MAX, kv);
+    if (variant == 13 && kv > MRT_TOPK_CACHE_MAX)
+        return mrt_gpu_fail(why, n, "%s: variant 13 holds at most %d keys a row in shared memory, kv = %d", F,
+                            MRT_TOPK_CACHE_MAX, kv);
     if ((variant < 2 || (variant > 3 && variant < 8) || variant == 10) && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
         return mrt_gpu_fail(why, n, "%s: kv = %d: the row's bitmaps do not fit shared memory", F, kv);
     if (variant >= 11 && mrt_topk_merge_smem_bytes(kv) > mrt_gpu_smem_optin())
@@ -326,6 +349,7 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
                     : variant == 8 ? mrt_topkr_launch_kv<false>(a, s, pdl)
                     : variant == 9  ? mrt_topkr_launch_kv<true>(a, s, pdl)
                     : variant == 10 ? mrt_topk_launch<384>(a, s, pdl)
+                    : variant == 13 ? mrt_topkn_launch<384>(a, s, pdl)
                                     : mrt_topks_launch(a, variant == 11 ? 3 : 16, s);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);

@@ -87,7 +87,9 @@ int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stre
  * Variant 10: variant 0's shared-memory row on 384 threads, the megakernel's whole CTA
  * (MRT_MEGA_TOPK_THREADS, mega_op.h). Variants 11 and 12: the megakernel's row in 3 and 16
  * slices (topk.cuh mrt_topk_slice / mrt_topk_merge, a CTA a slice, the row's last merges;
- * scratch allocated around each launch: not for timing). */
+ * scratch allocated around each launch: not for timing). Variant 13: one CTA of 384 threads
+ * a row, each thread a run of the row's keys in shared memory (topk.cuh mrt_topk_row_runs;
+ * kv <= MRT_TOPK_CACHE_MAX, refused above): the megakernel's F1 row (mega_op.h). */
 int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
                          char *why, size_t n);
 

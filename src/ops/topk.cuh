@@ -19,7 +19,10 @@
  *    the output comes from the bitmaps, a few words a thread;
  *  - a cluster a row (mrt_topk_row_cluster): each warp owns a segment of its CTA's slice,
  *    counts its selected keys (ballots), scans over the warps and the CTAs give each segment's
- *    first output position, and a second pass writes the indices (ballot ranks).
+ *    first output position, and a second pass writes the indices (ballot ranks);
+ *  - keys in registers (mrt_topk_row_reg, the standalone kernel) or runs of them in shared
+ *    memory (mrt_topk_row_runs, the megakernel's): a thread's keys are one run of the row, so
+ *    one scan of the threads' counts positions the output.
  * No sort: ascending index order is the output order, so the candidates never need ranking.
  * (Until 2026-11-29 the output was sorted by logit; the sort was half of the op: H200, GLM-5
  * M=16 KV=8192, 13.88 us a step with it, 7.24 us without it.) Every step is a pass over shared
@@ -38,6 +41,7 @@
 #include <cooperative_groups.h>
 #include <stdint.h>
 
+#include "cp_async.cuh"
 #include "topk_split.h"
 
 #define MRT_TOPK_NB 4096          /* histogram bins of a 12-bit digit */
@@ -311,6 +315,21 @@ static __device__ mrt_topk_sel mrt_topk_refine_each(const Each &each, uint32_t p
     return mrt_topk_sel{1u, prefix, krem};
 }
 
+/* The selection of the k largest of the keys each(f) hands f (this thread's share), after
+ * pass 0 counted all of them into hist by their top 12 bits (and a barrier): every finite key
+ * when there are at most k, else the 12-bit digit holding the k-th largest, refined by
+ * mrt_topk_refine_each unless its whole bin is taken. The register row's and the runs'. */
+template <int T, class Each>
+static __device__ __forceinline__ mrt_topk_sel mrt_topk_select(const Each &each, uint32_t k, uint32_t *hist,
+                                                               mrt_topk_shared *sh, int tid) {
+    uint32_t krem = k;
+    if (mrt_topk_find<T>(hist, MRT_TOPK_NB, krem, sh, tid) <= krem) return mrt_topk_sel{1u, 0u, 0u};
+    krem -= sh->above;
+    const uint32_t prefix = sh->dsel << 20;
+    if (krem == sh->eqcnt) return mrt_topk_sel{prefix, 0u, 0u}; /* the digit's whole bin is taken */
+    return mrt_topk_refine_each<T>(each, prefix, 0xFFF00000u, krem, hist, sh, tid);
+}
+
 /* The same over n keys get(0 .. n), thread tid taking tid, tid + T, ... */
 template <int T, class G>
 static __device__ mrt_topk_sel mrt_topk_refine(G get, int n, uint32_t prefix, uint32_t pmask, uint32_t krem,
@@ -518,20 +537,12 @@ static __device__ void mrt_topk_row_reg(const float *row, int kv, int k, int *ou
     for (int j = 0; j < PER; j++)
         if (key[j] != 0u) atomicAdd(&hist[key[j] >> 20], 1u);
     mrt_topk_bar<T>();
-    mrt_topk_sel s = {1u, 0u, 0u}; /* every finite key */
-    uint32_t krem = (uint32_t)k;
-    if (mrt_topk_find<T>(hist, MRT_TOPK_NB, krem, sh, tid) > krem) { /* more than k finite keys */
-        krem -= sh->above;
-        const uint32_t prefix = sh->dsel << 20;
-        if (krem == sh->eqcnt) s.lo = prefix; /* the digit's whole bin is taken */
-        else
-            s = mrt_topk_refine_each<T>(
-                [&](auto f) {
+    const mrt_topk_sel s = mrt_topk_select<T>(
+        [&](auto f) {
 #pragma unroll
-                    for (int j = 0; j < PER; j++) f(key[j]);
-                },
-                prefix, 0xFFF00000u, krem, hist, sh, tid);
-    }
+            for (int j = 0; j < PER; j++) f(key[j]);
+        },
+        (uint32_t)k, hist, sh, tid);
     uint32_t ng = 0u, ne = 0u;
 #pragma unroll
     for (int j = 0; j < PER; j++) {
@@ -558,6 +569,103 @@ static __device__ void mrt_topk_row_reg(const float *row, int kv, int k, int *ou
         for (int r = tid; r < taken; r += T) out[r] = dst[r];
     }
     for (int r = taken + tid; r < k; r += T) out[r] = -1;
+}
+
+/* ---- One row, each thread a run of keys in shared memory (kv <= MRT_TOPK_CACHE_MAX) ----------
+ * The register row's select and output (a thread's keys are one run [per * t, per * t + per),
+ * so thread order is index order and the output positions are one scan: no bitmaps, no list)
+ * with the keys in shared memory and the loops over them rolled. Why: the megakernel runs an
+ * F1 row once a step on a worker whose instruction caches hold other ops' code by then, so
+ * the row's code is fetched cold every step and its size is time (MEGAKERNEL.md session 34).
+ * The row comes in by cp.async from a rolled loop (every copy in flight at once, nothing held
+ * in registers); pass 0 converts and counts in copy order (a histogram needs no order; no
+ * bank conflicts), as do the refining passes; only the count and the output read runs.
+ * smem: mrt_topk_runs_smem_bytes(kv) = scalars | hist[NB] | keys[kv rounded up to 4]. */
+static __host__ __device__ __forceinline__ long long mrt_topk_runs_smem_bytes(int kv) {
+    return (long long)sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4LL + (((long long)kv + 3) & ~3LL) * 4;
+}
+
+template <int T>
+static __device__ void mrt_topk_row_runs(const float *row, int kv, int k, int *out, uint8_t *smem, int tid) {
+    static_assert(T % 32 == 0 && T <= 1024, "topk runs: T a warp multiple up to 1024");
+    mrt_topk_shared *sh = (mrt_topk_shared *)smem;
+    uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
+    uint32_t *keys = hist + MRT_TOPK_NB; /* the row's floats, then their keys in place */
+    uint4 *keys4 = (uint4 *)keys;
+    const int n4 = (kv + 3) / 4, per = (n4 + T - 1) / T * 4; /* uint4s of the row; keys a run */
+    const int r0 = min(4 * n4, tid * per), r1 = min(4 * n4, r0 + per);
+
+    for (int i = tid; i < MRT_TOPK_NB; i += T) hist[i] = 0u;
+    if ((kv & 3) == 0 && ((uintptr_t)row & 15) == 0)
+        for (int c = tid; c < n4; c += T) mrt_cp_async16(keys4 + c, row + 4 * c);
+    else
+        for (int i = tid; i < kv; i += T) mrt_cp_async4(keys + i, row + i);
+    mrt_cp_async_wait_all();
+    mrt_topk_bar<T>();
+    /* pass 0: keys in place (0 past kv: the excluded key), the top 12 bits of each counted */
+#pragma unroll 1
+    for (int c = tid; c < n4; c += T) {
+        const uint4 f = keys4[c];
+        const int i = 4 * c;
+        const uint4 q = make_uint4(mrt_topk_key(__uint_as_float(f.x)), i + 1 < kv ? mrt_topk_key(__uint_as_float(f.y)) : 0u,
+                                   i + 2 < kv ? mrt_topk_key(__uint_as_float(f.z)) : 0u,
+                                   i + 3 < kv ? mrt_topk_key(__uint_as_float(f.w)) : 0u);
+        keys4[c] = q;
+        if (q.x) atomicAdd(&hist[q.x >> 20], 1u);
+        if (q.y) atomicAdd(&hist[q.y >> 20], 1u);
+        if (q.z) atomicAdd(&hist[q.z >> 20], 1u);
+        if (q.w) atomicAdd(&hist[q.w >> 20], 1u);
+    }
+    mrt_topk_bar<T>();
+    const mrt_topk_sel s = mrt_topk_select<T>(
+        [&](auto f) {
+#pragma unroll 1
+            for (int c = tid; c < n4; c += T) {
+                const uint4 q = keys4[c];
+                f(q.x), f(q.y), f(q.z), f(q.w);
+            }
+        },
+        (uint32_t)k, hist, sh, tid);
+    /* the output: this run's selected keys, positioned by one scan (counts < 2^16: kv is) */
+    uint32_t ng = 0u, ne = 0u;
+#pragma unroll 1
+    for (int i = r0; i < r1; i += 4) {
+        const uint4 q = keys4[i / 4];
+        ng += (mrt_topk_above(s, q.x) ? 1u : 0u) + (mrt_topk_above(s, q.y) ? 1u : 0u) +
+              (mrt_topk_above(s, q.z) ? 1u : 0u) + (mrt_topk_above(s, q.w) ? 1u : 0u);
+        if (s.tkey) ne += (q.x == s.tkey ? 1u : 0u) + (q.y == s.tkey ? 1u : 0u) + (q.z == s.tkey ? 1u : 0u) +
+                          (q.w == s.tkey ? 1u : 0u);
+    }
+    uint32_t tot;
+    const uint32_t ex = mrt_topk_scan<T>((ng << 16) | ne, sh, &tot, tid);
+    const uint32_t taken = (tot >> 16) + min(tot & 0xFFFFu, s.need);
+    const bool stage = taken <= MRT_TOPK_NB; /* uniform; hist is free (the last search ended with a barrier) */
+    int *dst = stage ? (int *)hist : out;
+    uint32_t e = ex & 0xFFFFu, pos = (ex >> 16) + min(e, s.need);
+#pragma unroll 1
+    for (int i = r0; i < r1; i += 4) {
+        const uint4 q = keys4[i / 4];
+        const uint32_t kq[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            const bool eq = s.tkey != 0u && kq[j] == s.tkey;
+            if (mrt_topk_above(s, kq[j]) || (eq && e < s.need)) dst[pos++] = i + j;
+            e += eq ? 1u : 0u;
+        }
+    }
+    if (stage) {
+        mrt_topk_bar<T>();
+        for (int r = tid; r < (int)taken; r += T) out[r] = dst[r];
+    }
+    for (int r = (int)taken + tid; r < k; r += T) out[r] = -1;
+    mrt_topk_bar<T>(); /* the next row (or instruction) rewrites shared memory */
+}
+
+/* Rows [r0, r1) of the op as mrt_topk_row_runs (a.kv <= MRT_TOPK_CACHE_MAX). */
+template <int T>
+static __device__ void mrt_topk_tile_runs(const mrt_topk_args &a, int r0, int r1, uint8_t *smem, int tid) {
+    for (int r = r0; r < r1; r++)
+        mrt_topk_row_runs<T>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k, smem, tid);
 }
 
 /* ---- The cluster variant: one row over C CTAs of T threads (standalone kernels only) -----------
