@@ -206,20 +206,49 @@ static __device__ __noinline__
 #define MRT_MEGA_TOPK_STOP 0
 #endif
 
-/* F1 rows (payload r0 r1), threads 0..MRT_MEGA_TOPK_THREADS-1 (mega_op.h). The register row
- * (the standalone kernel's variant 9, 32 keys a thread here) measured level in the step
- * (session 9 run 1, H200: 149.4 / 149.6 us against 149.9 / 149.1): the shared-memory row stays.
+/* F1 rows (payload r0 r1), threads 0..MRT_MEGA_TOPK_THREADS-1 (mega_op.h): a row that fits
+ * shared memory as runs of keys (mrt_topk_row_runs), small code for a row run once a step
+ * with its code cold. Measured (H200, session 34 runs 2-5, A B in one run each):
+ * - the shared-memory row (bitmaps, a list; this function was 107 KB of code with it): M=16
+ *   KV=8192 63.65-63.78 us, F1 input -> computed 11.2 a row;
+ * - the standalone kernel's register row at 384 threads x 24 keys (146 KB of code): M=16
+ *   KV=8192 -1.4 to -1.6 us, but M=128 KV=1024 +3.0 to +4.7 and M=128 KV=8192 +3.2 to +4.5
+ *   (a row's first run in the step 11.9 us against 3.7 run again warm: its code);
+ * - runs (run 5): M=16 KV=8192 62.10 / 62.26 / 62.14 against 63.65 / 63.78 / 63.72 (F1 9.4 a
+ *   row), M=64 KV=8192 -1.7, M=128 KV=8192 -3.1, M=128 KV=1024 / M=1 level, M=16 KV=1024 +0.4.
+ * -DMRT_MEGA_TOPK_PROBE (run 4) split a row into its first run and a second, warm one: the
+ * shared-memory row 11.0 then 9.2 us in the step, 10.0 then 9.1 with the chain alone (no D0 /
+ * D2, run 6): cold code ~1-2 us of a row at M=16, the rest the row's work on E1's logits.
  * A row over several workers (payload r r+1 s0 s1 p P S, P > 1): this task's slice, then the
  * row's ticket (thread 0, acq_rel: the release publishes the slice, the acquire of the one
  * completing it orders every slice before its reads); that one merges the row. *last tells
  * the kernel body whether this task performs the group's publications. */
+#ifdef MRT_MEGA_TOPK_PROBE
+/* -DMRT_MEGA_TOPK_PROBE (diagnostic builds): an unsliced F1 task runs its rows twice, stamping
+ * "weights issued" between the two runs, so input -> weights is the rows with their code cold
+ * (as every step runs them) and weights -> computed the same rows again with it warm. */
+#define MRT_MEGA_TOPK_RUNS 2
+#define MRT_MEGA_TOPK_PH , unsigned long long *ph
+#else
+#define MRT_MEGA_TOPK_RUNS 1
+#define MRT_MEGA_TOPK_PH
+#endif
 static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem,
-                                                  unsigned *tickets, uint32_t group, unsigned epoch, int *last) {
+                                                  unsigned *tickets, uint32_t group, unsigned epoch,
+                                                  int *last MRT_MEGA_TOPK_PH) {
     constexpr int T = MRT_MEGA_TOPK_THREADS;
     const int tid = (int)threadIdx.x;
     if (tid >= T) return;
     if (pl[5] <= 1) {
-        mrt_topk_tile<T, MRT_MEGA_TOPK_STOP>(o.tk, (int)pl[0], (int)pl[1], smem, tid);
+        for (int run = 0; run < MRT_MEGA_TOPK_RUNS; run++) {
+            if (MRT_MEGA_TOPK_RUNS && !MRT_MEGA_TOPK_STOP && o.tk.kv <= o.tk.cache_keys)
+                mrt_topk_tile_runs<T>(o.tk, (int)pl[0], (int)pl[1], smem, tid);
+            else
+                mrt_topk_tile<T, MRT_MEGA_TOPK_STOP>(o.tk, (int)pl[0], (int)pl[1], smem, tid);
+#ifdef MRT_MEGA_TOPK_PROBE
+            if (ph && run == 0 && tid == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
+#endif
+        }
         return;
     }
     mrt_topk_slice<T>(o.tk, (int)pl[0], (int)pl[2], (int)pl[3], (int)pl[4], (int)pl[5], smem, tid);
@@ -374,7 +403,11 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             else mrt_mega_il_tile8(o, pl, smem);
 #endif
             break;
+#ifdef MRT_MEGA_TOPK_PROBE
+        case MRT_OPC_TOPK: mrt_mega_topk(o, pl, smem, a.tickets, w[3], epoch, &last, ph); break;
+#else
         case MRT_OPC_TOPK: mrt_mega_topk(o, pl, smem, a.tickets, w[3], epoch, &last); break;
+#endif
         default:
             if (threadIdx.x == 0) mrt_diag_trap(a.diag, MRT_DIAG_MEGA_UNSUPPORTED, blockIdx.x, (unsigned)slot, w[2], opcode);
         }

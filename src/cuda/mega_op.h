@@ -22,6 +22,13 @@
 #define MRT_MEGA_TOPK_THREADS 384
 #endif
 static_assert(MRT_MEGA_TOPK_THREADS % 32 == 0 && MRT_MEGA_TOPK_THREADS <= 384, "F1 rows: whole warps of the CTA");
+/* An unsliced F1 row whose keys fit shared memory (mrt_topk_args.cache_keys) is a thread's
+ * run of keys in shared memory (topk.cuh mrt_topk_row_runs); -DMRT_MEGA_TOPK_RUNS=0 makes it
+ * the shared-memory row with bitmaps and a list (mrt_topk_row), as every row was before
+ * session 34 and as a longer unsliced row still is (from global memory). */
+#ifndef MRT_MEGA_TOPK_RUNS
+#define MRT_MEGA_TOPK_RUNS 1
+#endif
 /* E1 (wgmma tile) token groups resident at a time: a tile runs its keys once per this many
  * groups (4 tokens a group at 32 heads). The standalone kernels keep MRT_ILW_GROUPS (2) and
  * spread a request's groups over CTAs; a worker runs them all, so with 2 a 64-token request
