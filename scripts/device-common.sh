@@ -117,6 +117,20 @@ run_backends() {
     done
 }
 
+# run_digests "M BATCH KV"...: run_backends' check at each shape, serial and mega (log
+# $O/run-B-M-KV.txt): pass count and output digest, which the two must share.
+run_digests() {
+    local s be
+    for s in "$@"; do
+        set -- $s
+        for be in serial mega; do
+            timeout 60 build/megartp run glm5-prefix --m $1 --batch $2 --kv $3 --backend $be > "$O/run-$be-$1-$3.txt" 2>&1
+            echo "run $be M=$1 KV=$3 rc=$? $(grep -c ' pass$' "$O/run-$be-$1-$3.txt") pass; $(grep 'output digest' "$O/run-$be-$1-$3.txt")"
+            grep -E 'FAIL' "$O/run-$be-$1-$3.txt" | head -3
+        done
+    done
+}
+
 # same_bytes REFERENCE: test_serial's digest lines (its log, $O/test_serial.log) into
 # $O/digests.txt, compared with REFERENCE (a file of the same lines from an earlier tree);
 # then run_backends serial cmp mega and how many of them print each output digest (the
@@ -371,6 +385,19 @@ ab_shapes() {
     shift
     for s in "$@"; do
         for b in $builds; do mega_at "$b" "$b" "$s"; done
+    done
+}
+
+# ab_traces "BUILD_DIR..." "M BATCH KV"...: mega_trace from each build folder at each shape
+# (label BUILD_DIR-M-KV); prints E1's, D2's and F1's lines and the critical path.
+ab_traces() {
+    local builds=$1 s b
+    shift
+    for s in "$@"; do
+        set -- $s
+        for b in $builds; do
+            mega_trace $b $b-$1-$3 --m $1 --batch $2 --kv $3 | grep -E "^trace|^  (E1|D2|F1) |critical"
+        done
     done
 }
 

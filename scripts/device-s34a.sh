@@ -1,13 +1,13 @@
 #!/bin/bash
-# The next session's first device run (written 2026-12-01, end of session 33; session 33's runs
-# are scripts/device-s33a.sh .. s33i.sh). Session 33 run 9: E1 in 128-key tasks ends the chain
+# Session 34 run 1 (written 2026-12-01 as device-next.sh at the end of session 33; E1 in
+# 128-key tasks, session 33 run 9: the chain ends
 # 4.2 us earlier in the step (F1 done 59.1 against 63.3 us at M=16 KV=8192), but D0's tiles
 # then queue behind E1 on the D1 workers and D0 -> D2 ends the step at 67. `--place` now works
 # under critical-path (only a range's workers take its op's tasks; e2a9eb4): partitions that
 # keep D0 and D2 off the D1 workers, with E1 at 128 and 256 keys, against the tuned plan, at
 # M=16 KV=8192 twice and three more shapes; traces of the first two. No code to build but
 # build/megartp: carry it from a local `make build/megartp` (sm_90a; saves ~100 s of device).
-# Run: timeout 400 bash scripts/device-next.sh   (carry: build/megartp)
+# Run: timeout 400 bash scripts/device-s34a.sh   (carry: build/megartp)
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 {
