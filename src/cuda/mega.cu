@@ -227,10 +227,10 @@ static __device__ __noinline__
 /* -DMRT_MEGA_TOPK_PROBE (diagnostic builds): an unsliced F1 task runs its rows twice, stamping
  * "weights issued" between the two runs, so input -> weights is the rows with their code cold
  * (as every step runs them) and weights -> computed the same rows again with it warm. */
-#define MRT_MEGA_TOPK_RUNS 2
+#define MRT_MEGA_TOPK_PASSES 2
 #define MRT_MEGA_TOPK_PH , unsigned long long *ph
 #else
-#define MRT_MEGA_TOPK_RUNS 1
+#define MRT_MEGA_TOPK_PASSES 1
 #define MRT_MEGA_TOPK_PH
 #endif
 static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem,
@@ -240,7 +240,7 @@ static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const ui
     const int tid = (int)threadIdx.x;
     if (tid >= T) return;
     if (pl[5] <= 1) {
-        for (int run = 0; run < MRT_MEGA_TOPK_RUNS; run++) {
+        for (int run = 0; run < MRT_MEGA_TOPK_PASSES; run++) {
             if (MRT_MEGA_TOPK_RUNS && !MRT_MEGA_TOPK_STOP && o.tk.kv <= o.tk.cache_keys)
                 mrt_topk_tile_runs<T>(o.tk, (int)pl[0], (int)pl[1], smem, tid);
             else
