@@ -226,9 +226,19 @@ static __device__ __noinline__
 #ifdef MRT_MEGA_TOPK_PROBE
 /* -DMRT_MEGA_TOPK_PROBE (diagnostic builds): an unsliced F1 task runs its rows twice, stamping
  * "weights issued" between the two runs, so input -> weights is the rows with their code cold
- * (as every step runs them) and weights -> computed the same rows again with it warm. */
-#define MRT_MEGA_TOPK_PASSES 2
+ * (as every step runs them) and weights -> computed the same rows again with it warm.
+ * -DMRT_MEGA_TOPK_PROBE=2: once, a runs row's pass 0 (the copy in, keys, histogram) stamped
+ * as "weights issued" and its selection as "visible" (overwriting the instruction's own), so
+ * input -> weights -> visible -> computed is pass 0, the select, the output (a task of
+ * several rows keeps its last row's stamps). */
+#define MRT_MEGA_TOPK_PASSES (MRT_MEGA_TOPK_PROBE == 2 ? 1 : 2)
 #define MRT_MEGA_TOPK_PH , unsigned long long *ph
+struct mrt_mega_topk_hook {
+    unsigned long long *ph;
+    __device__ __forceinline__ void operator()(int phase) const {
+        if (ph && threadIdx.x == 0) ph[phase == 1 ? MRT_PH_WEIGHTS : MRT_PH_VISIBLE] = mrt_globaltimer();
+    }
+};
 #else
 #define MRT_MEGA_TOPK_PASSES 1
 #define MRT_MEGA_TOPK_PH
@@ -242,11 +252,15 @@ static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const ui
     if (pl[5] <= 1) {
         for (int run = 0; run < MRT_MEGA_TOPK_PASSES; run++) {
             if (MRT_MEGA_TOPK_RUNS && !MRT_MEGA_TOPK_STOP && o.tk.kv <= o.tk.cache_keys)
+#if defined(MRT_MEGA_TOPK_PROBE) && MRT_MEGA_TOPK_PROBE == 2
+                mrt_topk_tile_runs<T>(o.tk, (int)pl[0], (int)pl[1], smem, tid, mrt_mega_topk_hook{ph});
+#else
                 mrt_topk_tile_runs<T>(o.tk, (int)pl[0], (int)pl[1], smem, tid);
+#endif
             else
                 mrt_topk_tile<T, MRT_MEGA_TOPK_STOP>(o.tk, (int)pl[0], (int)pl[1], smem, tid);
 #ifdef MRT_MEGA_TOPK_PROBE
-            if (ph && run == 0 && tid == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
+            if (ph && run == 0 && tid == 0 && MRT_MEGA_TOPK_PASSES == 2) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
         }
         return;

@@ -585,8 +585,15 @@ static __host__ __device__ __forceinline__ long long mrt_topk_runs_smem_bytes(in
     return (long long)sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4LL + (((long long)kv + 3) & ~3LL) * 4;
 }
 
-template <int T>
-static __device__ void mrt_topk_row_runs(const float *row, int kv, int k, int *out, uint8_t *smem, int tid) {
+/* mrt_topk_row_runs' phase hook (the megakernel's -DMRT_MEGA_TOPK_PROBE=2): every thread calls
+ * it after pass 0 (1) and after the selection (2), each just after a barrier. */
+struct mrt_topk_no_hook {
+    __device__ __forceinline__ void operator()(int) const {}
+};
+
+template <int T, class Hook = mrt_topk_no_hook>
+static __device__ void mrt_topk_row_runs(const float *row, int kv, int k, int *out, uint8_t *smem, int tid,
+                                         const Hook &hook = Hook()) {
     static_assert(T % 32 == 0 && T <= 1024, "topk runs: T a warp multiple up to 1024");
     mrt_topk_shared *sh = (mrt_topk_shared *)smem;
     uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
@@ -617,6 +624,7 @@ static __device__ void mrt_topk_row_runs(const float *row, int kv, int k, int *o
         if (q.w) atomicAdd(&hist[q.w >> 20], 1u);
     }
     mrt_topk_bar<T>();
+    hook(1);
     const mrt_topk_sel s = mrt_topk_select<T>(
         [&](auto f) {
 #pragma unroll 1
@@ -626,6 +634,7 @@ static __device__ void mrt_topk_row_runs(const float *row, int kv, int k, int *o
             }
         },
         (uint32_t)k, hist, sh, tid);
+    hook(2); /* mrt_topk_find ends with a barrier */
     /* the output: this run's selected keys, positioned by one scan (counts < 2^16: kv is) */
     uint32_t ng = 0u, ne = 0u;
 #pragma unroll 1
@@ -662,10 +671,11 @@ static __device__ void mrt_topk_row_runs(const float *row, int kv, int k, int *o
 }
 
 /* Rows [r0, r1) of the op as mrt_topk_row_runs (a.kv <= MRT_TOPK_CACHE_MAX). */
-template <int T>
-static __device__ void mrt_topk_tile_runs(const mrt_topk_args &a, int r0, int r1, uint8_t *smem, int tid) {
+template <int T, class Hook = mrt_topk_no_hook>
+static __device__ void mrt_topk_tile_runs(const mrt_topk_args &a, int r0, int r1, uint8_t *smem, int tid,
+                                          const Hook &hook = Hook()) {
     for (int r = r0; r < r1; r++)
-        mrt_topk_row_runs<T>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k, smem, tid);
+        mrt_topk_row_runs<T>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k, smem, tid, hook);
 }
 
 /* ---- The cluster variant: one row over C CTAs of T threads (standalone kernels only) -----------
