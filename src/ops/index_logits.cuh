@@ -36,6 +36,7 @@
 
 #include <math.h>
 #include <stdint.h>
+
 #include "cp_async.cuh"
 
 #define MRT_IL_THREADS 256 /* 8 compute warps: the megakernel's consumer warps 4-11 */
