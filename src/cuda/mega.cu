@@ -215,7 +215,9 @@ static __device__ __noinline__
  *   KV=8192 -1.4 to -1.6 us, but M=128 KV=1024 +3.0 to +4.7 and M=128 KV=8192 +3.2 to +4.5
  *   (a row's first run in the step 11.9 us against 3.7 run again warm: its code);
  * - runs (run 5): M=16 KV=8192 62.10 / 62.26 / 62.14 against 63.65 / 63.78 / 63.72 (F1 9.4 a
- *   row), M=64 KV=8192 -1.7, M=128 KV=8192 -3.1, M=128 KV=1024 / M=1 level, M=16 KV=1024 +0.4.
+ *   row), M=64 KV=8192 -1.7, M=128 KV=8192 -3.1, M=128 KV=1024 / M=1 level, M=16 KV=1024 +0.4;
+ *   this function is 126 KB with it (the runs row ~18 KB of that; the rest the bitmap row,
+ *   the slices and their merge, which its rows do not run).
  * -DMRT_MEGA_TOPK_PROBE (run 4) split a row into its first run and a second, warm one: the
  * shared-memory row 11.0 then 9.2 us in the step, 10.0 then 9.1 with the chain alone (no D0 /
  * D2, run 6): cold code ~1-2 us of a row at M=16, the rest the row's work on E1's logits.
