@@ -232,13 +232,16 @@ static __device__ __noinline__
  * -DMRT_MEGA_TOPK_PROBE=2: once, a runs row's pass 0 (the copy in, keys, histogram) stamped
  * as "weights issued" and its selection as "visible" (overwriting the instruction's own), so
  * input -> weights -> visible -> computed is pass 0, the select, the output (a task of
- * several rows keeps its last row's stamps). */
-#define MRT_MEGA_TOPK_PASSES (MRT_MEGA_TOPK_PROBE == 2 ? 1 : 2)
+ * several rows keeps its last row's stamps). =3: the copy in as "weights issued", pass 0 as
+ * "visible", so input -> weights -> visible is the row's copy, then its keys and histogram. */
+#define MRT_MEGA_TOPK_PASSES (MRT_MEGA_TOPK_PROBE >= 2 ? 1 : 2)
 #define MRT_MEGA_TOPK_PH , unsigned long long *ph
 struct mrt_mega_topk_hook {
     unsigned long long *ph;
     __device__ __forceinline__ void operator()(int phase) const {
-        if (ph && threadIdx.x == 0) ph[phase == 1 ? MRT_PH_WEIGHTS : MRT_PH_VISIBLE] = mrt_globaltimer();
+        const int at = phase + (MRT_MEGA_TOPK_PROBE == 3 ? 1 : 0); /* 1: weights, 2: visible */
+        if (ph && threadIdx.x == 0 && (at == 1 || at == 2))
+            ph[at == 1 ? MRT_PH_WEIGHTS : MRT_PH_VISIBLE] = mrt_globaltimer();
     }
 };
 #else
@@ -254,7 +257,7 @@ static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const ui
     if (pl[5] <= 1) {
         for (int run = 0; run < MRT_MEGA_TOPK_PASSES; run++) {
             if (MRT_MEGA_TOPK_RUNS && !MRT_MEGA_TOPK_STOP && o.tk.kv <= o.tk.cache_keys)
-#if defined(MRT_MEGA_TOPK_PROBE) && MRT_MEGA_TOPK_PROBE == 2
+#if defined(MRT_MEGA_TOPK_PROBE) && MRT_MEGA_TOPK_PROBE >= 2
                 mrt_topk_tile_runs<T>(o.tk, (int)pl[0], (int)pl[1], smem, tid, mrt_mega_topk_hook{ph});
 #else
                 mrt_topk_tile_runs<T>(o.tk, (int)pl[0], (int)pl[1], smem, tid);

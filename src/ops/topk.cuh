@@ -585,8 +585,9 @@ static __host__ __device__ __forceinline__ long long mrt_topk_runs_smem_bytes(in
     return (long long)sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4LL + (((long long)kv + 3) & ~3LL) * 4;
 }
 
-/* mrt_topk_row_runs' phase hook (the megakernel's -DMRT_MEGA_TOPK_PROBE=2): every thread calls
- * it after pass 0 (1) and after the selection (2), each just after a barrier. */
+/* mrt_topk_row_runs' phase hook (the megakernel's -DMRT_MEGA_TOPK_PROBE=2 and 3): every thread
+ * calls it after the row's copy (0), after pass 0 (1) and after the selection (2), each just
+ * after a barrier. */
 struct mrt_topk_no_hook {
     __device__ __forceinline__ void operator()(int) const {}
 };
@@ -609,6 +610,7 @@ static __device__ void mrt_topk_row_runs(const float *row, int kv, int k, int *o
         for (int i = tid; i < kv; i += T) mrt_cp_async4(keys + i, row + i);
     mrt_cp_async_wait_all();
     mrt_topk_bar<T>();
+    hook(0);
     /* pass 0: keys in place (0 past kv: the excluded key), the top 12 bits of each counted */
 #pragma unroll 1
     for (int c = tid; c < n4; c += T) {
