@@ -409,6 +409,20 @@ at_ab_shapes() {
     for s in "16 2 8192" "16 2 8192" "1 1 8192" "16 2 1024" "64 2 8192"; do "$1" "$s"; done
 }
 
+# f1_phases BUILD_DIR LABEL PHASE...: F1's medians between the given trace phases
+# (scripts/trace_phases.py) at M=16 KV=8192, M=64 KV=8192 and M=128 KV=1024, then with the
+# chain alone (--ops A0,B0,C0,B1,D1,E1,F1) at M=16 KV=8192: a -DMRT_MEGA_TOPK_PROBE build's
+# split of an F1 row (mega.cu).
+f1_phases() {
+    local b=$1 l=$2 s
+    shift 2
+    for s in "16 2 8192" "64 2 8192" "128 2 1024"; do
+        trace_phases_at "$b" "$l" "$s" "F1" "$@"
+    done
+    mega_trace "$b" "$l-chain" --ops A0,B0,C0,B1,D1,E1,F1 > /dev/null
+    python3 scripts/trace_phases.py "$O/trace-$l-chain.json" "$@" | grep -E "tasks|^F1 " | sed "s/^/chain alone: /"
+}
+
 # refit_traces DEADLINE [BUILD_DIR]: the cost model's refit data (scripts/fit_costs.py): the 12
 # shapes of [E]'s sweep under roundrobin and critical-path (untuned) and the default plan,
 # each a `plan --json` ($O/plan-TAG-M-KV.json) and a megakernel trace beside it, until the

@@ -8,11 +8,6 @@
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 {
-for s in "16 2 8192" "64 2 8192" "128 2 1024"; do
-    trace_phases_at build-pn runs "$s" "F1" "input ready" "weights issued" "compute done"
-done
-mega_trace build-pn runs-chain --ops A0,B0,C0,B1,D1,E1,F1 > /dev/null
-python3 scripts/trace_phases.py "$O/trace-runs-chain.json" "input ready" "weights issued" "compute done" |
-    grep -E "tasks|^F1 " | sed "s/^/chain alone: /"
+f1_phases build-pn runs "input ready" "weights issued" "compute done"
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
