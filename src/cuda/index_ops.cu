@@ -244,22 +244,29 @@ extern "C" int mrt_gpu_index_logits(const void *q8i, const float *wI, const void
                   stream, pdl, why, n);
 }
 
+/* A one-CTA-a-row F1 kernel k (its traced twin when ts): a CTA of T threads a row, `bytes` of
+ * dynamic shared memory (the attribute raised first when there are any). */
+static cudaError_t mrt_topk_rows_launch(const void *k, int T, long long bytes, mrt_topk_args a, mrt_cta_stamp *ts,
+                                        cudaStream_t s, int pdl) {
+    if (bytes > 0) {
+        cudaError_t e = mrt_gpu_raise_smem(k, (int)bytes);
+        if (e != cudaSuccess) return e;
+    }
+    void *args[2] = {&a, &ts};
+    return mrt_pdl_launch(k, dim3(a.M), dim3(T), (size_t)bytes, args, s, pdl);
+}
+
 template <int T, int STOP = 0> static cudaError_t mrt_topk_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
-    const long long bytes = mrt_topk_smem_bytes(a.kv, a.cache_keys);
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
     auto k = ts ? mrt_topk_kernel<T, true, STOP> : mrt_topk_kernel<T, false, STOP>;
-    cudaError_t e = mrt_gpu_raise_smem((const void *)k, (int)bytes);
-    if (e != cudaSuccess) return e;
-    void *args[2] = {&a, &ts};
-    return mrt_pdl_launch((const void *)k, dim3(a.M), dim3(T), (size_t)bytes, args, s, pdl);
+    return mrt_topk_rows_launch((const void *)k, T, mrt_topk_smem_bytes(a.kv, a.cache_keys), a, ts, s, pdl);
 }
 
 template <int T, int PER, bool STAGE = false>
 static cudaError_t mrt_topkr_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
     auto k = ts ? mrt_topk_reg_kernel<T, PER, true, STAGE> : mrt_topk_reg_kernel<T, PER, false, STAGE>;
-    void *args[2] = {&a, &ts};
-    return mrt_pdl_launch((const void *)k, dim3(a.M), dim3(T), 0, args, s, pdl);
+    return mrt_topk_rows_launch((const void *)k, T, 0, a, ts, s, pdl); /* static shared memory */
 }
 
 /* Variant 8 (STAGE: 9): 8 keys a thread up to kv = 8192, else 16. */
@@ -268,13 +275,9 @@ template <bool STAGE> static cudaError_t mrt_topkr_launch_kv(mrt_topk_args a, cu
 }
 
 template <int T> static cudaError_t mrt_topkn_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
-    const long long bytes = mrt_topk_runs_smem_bytes(a.kv);
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
     auto k = ts ? mrt_topk_runs_kernel<T, true> : mrt_topk_runs_kernel<T, false>;
-    cudaError_t e = mrt_gpu_raise_smem((const void *)k, (int)bytes);
-    if (e != cudaSuccess) return e;
-    void *args[2] = {&a, &ts};
-    return mrt_pdl_launch((const void *)k, dim3(a.M), dim3(T), (size_t)bytes, args, s, pdl);
+    return mrt_topk_rows_launch((const void *)k, T, mrt_topk_runs_smem_bytes(a.kv), a, ts, s, pdl);
 }
 
 template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cudaStream_t s) {
