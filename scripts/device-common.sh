@@ -54,6 +54,19 @@ mega_builds() {
     echo "builds $((SECONDS - t0)) s"
 }
 
+# mega_checks: test_mega_prefix and test_mega (and its NoOp line), `megartp run` serial / cmp /
+# mega and how many print each output digest (one: all three), then the three sanitizers on
+# the reduced step from build-san/ (mega_builds); reports the time (needs $t0).
+mega_checks() {
+    gpu_tests 150 "test_mega_prefix" "test_mega"
+    grep -h "NoOp" "$O/test_mega.log" | tail -1
+    run_backends serial cmp mega
+    grep -h "output digest" "$O"/run-*.txt | sort | uniq -c
+    echo "t=$((SECONDS - t0)) s"
+    mega_tiny_sanitize 60 build-san final
+    echo "t=$((SECONDS - t0)) s"
+}
+
 # build_with NAME FLAGS TARGET: build/megartp and, beside it, the variant (build_variant NAME
 # FLAGS TARGET); reports the time taken (needs $t0).
 build_with() {

@@ -7,11 +7,8 @@
 # Run: timeout 580 bash scripts/device-s23g.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant san "$SAN" tests/gpu/test_mega_prefix &
-build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega
-wait
 {
-echo "builds $((SECONDS - t0)) s"
+mega_builds
 gpu_tests 200 test_mega_prefix
 gpu_tests 60 test_mega
 grep NoOp "$O/test_mega.log" | tail -1

@@ -7,21 +7,12 @@
 # Run: timeout 420 bash scripts/device-s32f.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant san "$SAN" tests/gpu/test_mega_prefix &
-build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega
-wait
 {
-echo "builds $((SECONDS - t0)) s"
+mega_builds
 for sh in "16 2 8192" "16 2 65536" "64 2 8192" "128 2 1024" "16 2 8192" "1 1 1024"; do
     mega_at build bytes64k "$sh"
     MRT_MEGA_STAGES=D2=3 mega_at build d2-3 "$sh"
 done
 echo "t=$((SECONDS - t0)) s"
-gpu_tests 150 "test_mega_prefix" "test_mega"
-grep -h "NoOp" "$O/test_mega.log" | tail -1
-run_backends serial cmp mega
-grep -h "output digest" "$O"/run-*.txt | sort | uniq -c
-echo "t=$((SECONDS - t0)) s"
-mega_tiny_sanitize 60 build-san final
-echo "t=$((SECONDS - t0)) s"
+mega_checks
 } 2>&1 | tee "$O/summary.txt"

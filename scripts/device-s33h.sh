@@ -6,18 +6,9 @@
 # Run: timeout 460 bash scripts/device-s33h.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-build_variant san "$SAN" tests/gpu/test_mega_prefix &
-build_or_exit build/megartp build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega
-wait
 {
-echo "builds $((SECONDS - t0)) s"
-gpu_tests 150 "test_mega_prefix" "test_mega"
-grep -h "NoOp" "$O/test_mega.log" | tail -1
-run_backends serial cmp mega
-grep -h "output digest" "$O"/run-*.txt | sort | uniq -c
-echo "t=$((SECONDS - t0)) s"
-mega_tiny_sanitize 60 build-san final
-echo "t=$((SECONDS - t0)) s"
+mega_builds
+mega_checks
 timeout 60 build/megartp bench glm5-prefix > "$O/bench.md" 2>&1
 echo "bench rc=$?"; grep -E "step, |same-bytes" "$O/bench.md" | tr -s ' ' | cut -c1-110
 echo "t=$((SECONDS - t0)) s"
