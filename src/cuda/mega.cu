@@ -58,7 +58,6 @@ typedef struct mrt_mega_args {
     unsigned *launches; /* CTAs started since the last reload: CTA tickets give the step number */
     unsigned *diag;
     unsigned long long *stamps; /* TRACE: [workers][max_len][MRT_PH_COUNT] %globaltimer ns */
-    unsigned il_keys_off; /* E1's keys' region in the dynamic shared memory (mega_il_ahead.cuh) */
 } mrt_mega_args;
 
 static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) {
@@ -87,9 +86,9 @@ static __device__ __forceinline__ void mrt_red_relaxed(unsigned *p, unsigned v) 
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_mega_gemm(const mrt_mega_op &o, const CUtensorMap *tw, const CUtensorMap *tx,
                                                      const uint32_t *pl, uint8_t *smem, const mrt_mega_wait &wait,
-                                                     unsigned long long *ph, const mrt_mega_ahead &ah) {
-    if (TN <= MRT_MEGA_INLINE_GEMM) mrt_mega_gemm_tile_body<KIND, TN>(o, tw, tx, pl, smem, wait, ph, ah);
-    else mrt_mega_gemm_tile<KIND, TN>(o, tw, tx, pl, smem, wait, ph, ah);
+                                                     unsigned long long *ph) {
+    if (TN <= MRT_MEGA_INLINE_GEMM) mrt_mega_gemm_tile_body<KIND, TN>(o, tw, tx, pl, smem, wait, ph);
+    else mrt_mega_gemm_tile<KIND, TN>(o, tw, tx, pl, smem, wait, ph);
 }
 
 /* How long a member that is not the last of its gemm_fp8 reduce group waits for the group
@@ -188,14 +187,14 @@ static __device__ __forceinline__
 #else
 static __device__ __noinline__
 #endif
-    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem, const mrt_ilw_apart &ka) {
+    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
     if (threadIdx.x >= MRT_IL_THREADS) return;
     if (o.il.heads == 32)
-        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, ka);
+        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(o.il, (int)pl[0], (int)pl[1],
+                                                                                           (int)pl[2], smem, (int)threadIdx.x);
     else
-        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, ka);
+        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(o.il, (int)pl[0], (int)pl[1],
+                                                                                           (int)pl[2], smem, (int)threadIdx.x);
 }
 #endif
 
@@ -356,9 +355,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
      * and launches on a stream do not overlap, so the CTAs of step k draw tickets
      * (k-1)*gridDim.x .. k*gridDim.x-1. */
     __shared__ unsigned epoch_s;
-    __shared__ int il_ahead; /* the slot whose E1 keys a GEMM tile copied ahead, -1: none */
-    uint8_t *const il_keys = smem + a.il_keys_off;
-    if (threadIdx.x == 0) epoch_s = atomicAdd(a.launches, 1u) / gridDim.x + 1u, il_ahead = -1;
+    if (threadIdx.x == 0) epoch_s = atomicAdd(a.launches, 1u) / gridDim.x + 1u;
     __syncthreads();
     const unsigned epoch = epoch_s;
     for (int slot = 0; slot < a.max_len; slot++) {
@@ -400,9 +397,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             __syncthreads(); /* acquire by thread 0, then the barrier: every thread reads after it */
         }
         const mrt_mega_op &o = op, &og = a.ops[w[1]]; /* og: the TMA descriptors (global memory) */
-        /* a GEMM tile's warp 3 copies the next instruction's E1 keys ahead (mega_il_ahead.cuh) */
-        const mrt_mega_ahead ahead = {slot + 1 < a.max_len ? q + (size_t)(slot + 1) * MRT_INSTR_WORDS : NULL, a.ops,
-                                      il_keys, &il_ahead, slot + 1};
         const uint32_t *pl = w + 24;
         /* a gemm_fp8 group's split-0 member: each finalizer event its unit's correction,
          * increment * (1 - jobs) (mrt_mega_finalize_claimed says why), at its tile's start so
@@ -416,13 +410,12 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
             mrt_mega_a0(o, pl, fin.ds, ph);
             break;
-        case MRT_OPC_GEMM_FP8: mrt_mega_gemm<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph, ahead); break;
-        case MRT_OPC_GEMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph, ahead); break;
-        case MRT_OPC_BMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph, ahead); break;
+        case MRT_OPC_GEMM_FP8: mrt_mega_gemm<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
+        case MRT_OPC_GEMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
+        case MRT_OPC_BMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
         case MRT_OPC_INDEX_LOGITS:
 #ifndef MRT_E1_MMA_SYNC /* the mma.sync tile only as a call: no E1 code inlined in the kernel body */
-            if (o.il.heads == 32 || o.il.heads == 64)
-                mrt_mega_il_tile_wg(o, pl, smem, mrt_ilw_apart{il_keys, il_ahead == slot ? mrt_mega_il_jend(il_keys) : -1, a.diag});
+            if (o.il.heads == 32 || o.il.heads == 64) mrt_mega_il_tile_wg(o, pl, smem);
             else mrt_mega_il_tile8(o, pl, smem);
 #else
             if (o.il.heads <= 32) mrt_mega_il_tile<4>(o, pl, smem);
@@ -439,7 +432,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         }
         __syncthreads(); /* every writer of this instruction is done */
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_COMPUTED);
-        if (il_ahead == slot && threadIdx.x == 0) mrt_mega_il_done(il_keys, a.diag), il_ahead = -1;
         const bool grouped = w[3] != MRT_NO_GROUP;
         const unsigned members = grouped ? mrt_group_members(w[3]) : 1u;
         const size_t gid = mrt_group_id(w[3]);
@@ -515,8 +507,7 @@ static int mega_smem(int *dyn, char *why, size_t n) {
     cudaError_t e = cudaFuncGetAttributes(&fa, mega_kernel(false, 16));
     if (e) return mrt_gpu_fail(why, n, "mega: kernel attributes: %s", cudaGetErrorString(e));
     *dyn = optin - (int)fa.sharedSizeBytes;
-    /* the kernel's scratch lives there too, below E1's keys' region (mega_il_ahead.cuh) */
-    if (mrt_mega_il_keys_off(*dyn - 1024) < (int)sizeof(mrt_mega_fin_smem))
+    if (*dyn - 1024 < (int)sizeof(mrt_mega_fin_smem)) /* the kernel's scratch lives there too */
         return mrt_gpu_fail(why, n, "mega: %d bytes of dynamic shared memory do not hold the finalization's %d", *dyn,
                             (int)sizeof(mrt_mega_fin_smem));
     for (int tn = 8; tn <= 128 && !e; tn *= 2)
@@ -593,8 +584,7 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
         if (e) return mrt_gpu_cuda_fail(x, e, "mega: upload");
     }
     mrt_mega_args a = {m->instr, p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,
-                       m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps,
-                       (unsigned)mrt_mega_il_keys_off(m->smem - 1024)};
+                       m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps};
     void *args[1] = {&a};
     const void *fn = mega_kernel(stamps != NULL, m->tn);
     cudaError_t e = cudaLaunchCooperativeKernel(fn, dim3(p->workers), dim3(MRT_MEGA_THREADS), args, (size_t)m->smem,

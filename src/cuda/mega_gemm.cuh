@@ -18,7 +18,6 @@
 #define MRT_MEGA_GEMM_CUH
 
 #include "gemm_compute.cuh"
-#include "mega_il_ahead.cuh"
 #include "mega_op.h"
 #include "ops.h" /* MRT_EPI_* */
 #include "stamp.cuh" /* mrt_globaltimer */
@@ -134,6 +133,10 @@ static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_
     return t;
 }
 
+static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
+    asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+}
+
 /* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host); o:
  * the operand row in shared memory, tw / tx: its TMA descriptors in global memory (passed as
  * pointers: with the global row passed by reference, the compiler's clone of this function
@@ -156,21 +159,11 @@ static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_
 #ifndef MRT_MEGA_PRO_PROBE
 #define MRT_MEGA_PRO_PROBE 0
 #endif
-/* A GEMM tile at the queue's first slot: its warp holds back MRT_MEGA_FIRST_WEIGHTS_NS (the
- * weight loader's comment below says why), bounded by the global timer. */
-static __device__ __forceinline__ void mrt_mega_first_hold(unsigned slot, int lane) {
-    if (MRT_MEGA_FIRST_WEIGHTS_NS > 0 && slot == 0 && lane == 0) {
-        const unsigned long long t0 = mrt_globaltimer();
-        while (mrt_globaltimer() - t0 < (unsigned long long)(MRT_MEGA_FIRST_WEIGHTS_NS)) __nanosleep(256);
-    }
-    __syncwarp();
-}
-
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op &o, const CUtensorMap *tw,
                                                                const CUtensorMap *tx, const uint32_t *pl,
                                                                uint8_t *smem, const mrt_mega_wait &wait,
-                                                               unsigned long long *ph, const mrt_mega_ahead &ah) {
+                                                               unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;
     const mrt_gemm_args &a = o.ga; /* shared memory (the instruction's row), not a local copy */
     int m1, n1;
@@ -222,13 +215,14 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
          * weights later). With the rings at 4 stages (session 32 run 5): 0, 1 and 3.5 us
          * against 2 again, 1 us -0.3 at M=16 KV=8192 and +0.3 to +0.5 at three other shapes,
          * 0 up to 29 us slower. Bounded by the global timer. */
-        mrt_mega_first_hold(wait.slot, lane);
+        if (wait.slot == 0 && lane == 0) {
+            const unsigned long long t0 = mrt_globaltimer();
+            while (mrt_globaltimer() - t0 < (unsigned long long)(MRT_MEGA_FIRST_WEIGHTS_NS)) __nanosleep(256);
+        }
+        __syncwarp();
 #endif
         if (!MRT_MEGA_PRO_PROBE && ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
-    } else if (warp == 3) { /* otherwise idle: the next E1's keys, held like the weights */
-        mrt_mega_first_hold(wait.slot, lane);
-        mrt_mega_il_ahead(ah, smem, lay.total, lane);
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
@@ -288,9 +282,8 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
 template <int KIND, int TN>
 static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
                                                         const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
-                                                        const mrt_mega_wait &wait, unsigned long long *ph,
-                                                        const mrt_mega_ahead &ah) {
-    mrt_mega_gemm_tile_body<KIND, TN>(o, tw, tx, pl, smem, wait, ph, ah);
+                                                        const mrt_mega_wait &wait, unsigned long long *ph) {
+    mrt_mega_gemm_tile_body<KIND, TN>(o, tw, tx, pl, smem, wait, ph);
 }
 
 /* Scratch of the finalization groups (in the megakernel's dynamic shared memory, used after

@@ -93,8 +93,6 @@ struct mrt_mega_op { /* CUtensorMap members keep it 64-byte aligned (TMA needs t
     int heads, cols, rope;
     mrt_a0_args a0;
     mrt_index_logits_args il;
-    int il_rows; /* E1: 128-byte rows a cache block in the map `tw` (its keys by TMA,
-                    mega_il_ahead.cuh); 0: no keys ahead */
     mrt_topk_args tk;
 };
 

@@ -10,7 +10,6 @@
 
 #include "exec_internal.h"
 #include "gemm_host.h"
-#include "mega_il_ahead.cuh"
 #include "mega_op.h"
 #include "ops.h"
 #include "prefix_ops.h"
@@ -224,27 +223,12 @@ static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, 
         a.bpr = (kv + bt - 1) / bt, a.chunk = x->p->cfg[op->id].chunk, a.nchunks = (kv + a.chunk - 1) / a.chunk;
         a.block_bytes = (long long)bt * (MRT_IL_DIM + 4);
 #ifndef MRT_E1_MMA_SYNC
-        /* the wgmma tile's queries, weights and positions below its keys' region (mega_il_ahead.cuh) */
-        const int il_bytes = heads == 32 || heads == 64
-                                 ? mrt_ilw_layout<MRT_ILW_STAGES, MRT_MEGA_ILW_GROUPS, true>::SMEM_BYTES
-                                 : mrt_il_layout<MRT_IL_F16>::SMEM_BYTES;
-        const int il_room = heads == 32 || heads == 64 ? mrt_mega_il_keys_off(smem) : smem;
+        const int il_bytes = heads == 32 || heads == 64 ? mrt_ilw_layout<MRT_ILW_STAGES, MRT_MEGA_ILW_GROUPS>::SMEM_BYTES
+                                                        : mrt_il_layout<MRT_IL_F16>::SMEM_BYTES;
 #else
-        const int il_bytes = mrt_il_layout<MRT_IL_F16>::SMEM_BYTES, il_room = smem;
+        const int il_bytes = mrt_il_layout<MRT_IL_F16>::SMEM_BYTES;
 #endif
-        if (il_bytes > il_room) return refuse(x, op, "its tile does not fit shared memory");
-        /* keys ahead (mega_il_ahead.cuh) by TMA: the cache as rows of 128 bytes, a block's keys
-         * one box of bt rows (blocks of whole rows: bt a multiple of 32); else none */
-        const size_t cache_bytes = mrt_tensor_bytes(op_in(g, op, 2));
-        o->il_rows = 0;
-#ifndef MRT_E1_MMA_SYNC
-        if ((heads == 32 || heads == 64) && bt % 32 == 0 && bt <= 256 && cache_bytes % 128 == 0) {
-            if (mrt_tmap_2d(&o->tw, a.cache, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, 128, cache_bytes / 128, 128, 128,
-                            (uint32_t)bt, x->why, sizeof x->why))
-                return refuse(x, op, x->why);
-            o->il_rows = (int)(a.block_bytes / 128);
-        }
-#endif
+        if (il_bytes > smem) return refuse(x, op, "its tile does not fit shared memory");
         return MRT_OK;
     }
     case MRT_OPC_TOPK: {

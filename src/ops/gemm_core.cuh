@@ -134,10 +134,6 @@ static __device__ __forceinline__ void mrt_mbar_arrive_tx(uint32_t bar, uint32_t
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
                  : "memory");
 }
-/* before an mbarrier's shared memory is used for anything else (the megakernel's reuse) */
-static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
-    asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
-}
 static __device__ __forceinline__ int mrt_mbar_try(uint32_t bar, uint32_t parity) {
     uint32_t ok;
     asm volatile(

@@ -48,44 +48,16 @@
  * [GROUPS][128 rows][128 B], key scales [STAGES][128], wI [GROUPS][128], positions [GROUPS][16].
  * GROUPS: token groups resident at a time; a tile with more groups runs its keys once per
  * GROUPS of them (the block-table lookups, the key copies and every pass again). */
-template <int STAGES = MRT_ILW_STAGES, int GROUPS = MRT_ILW_GROUPS, bool APART = false> struct mrt_ilw_layout {
+template <int STAGES = MRT_ILW_STAGES, int GROUPS = MRT_ILW_GROUPS> struct mrt_ilw_layout {
     static_assert(GROUPS >= 1 && GROUPS <= 16, "wgmma E1: 1..16 resident token groups (positions: 16 threads a group)");
     static constexpr int KEY_BYTES = MRT_ILW_KEYS * 128, Q_BYTES = 128 * 128;
     static constexpr int A_OFF = 0;
-    static constexpr int B_OFF = APART ? 0 : A_OFF + STAGES * KEY_BYTES;
+    static constexpr int B_OFF = A_OFF + STAGES * KEY_BYTES;
     static constexpr int KS_OFF = B_OFF + GROUPS * Q_BYTES;
-    static constexpr int WI_OFF = KS_OFF + (APART ? 0 : STAGES * MRT_ILW_KEYS * 4);
+    static constexpr int WI_OFF = KS_OFF + STAGES * MRT_ILW_KEYS * 4;
     static constexpr int POS_OFF = WI_OFF + GROUPS * 128 * 4;
     static constexpr int BYTES = POS_OFF + GROUPS * 16 * 4;
     static constexpr int SMEM_BYTES = BYTES + 1024; /* the caller's pointer is 16-byte aligned */
-};
-
-/* Keys ahead (the megakernel: src/cuda/mega_il_ahead.cuh). APART layouts keep the key
- * buffers and their scales in a region of their own (1024-aligned, apart from the queries,
- * weights and positions), where the worker's previous instruction may already have started
- * copying a tile's first passes: keys [j0, jend) of them, completing the header's mbarrier,
- * with the request's block-table entries the tile needs for the rest of those passes (the
- * keys this step's cache write may still be writing, at and past the request's first
- * position). */
-#define MRT_ILW_AHEAD_BLKS 64
-struct mrt_ilw_ahead {
-    unsigned long long bar; /* mbarrier (TMA transactions): the copies of [j0, jend) landed */
-    int jend;
-    int bfirst, nblk; /* blk[i] = the request's block-table entry bfirst + i */
-    int blk[MRT_ILW_AHEAD_BLKS];
-};
-template <int STAGES = MRT_ILW_STAGES> struct mrt_ilw_keys_region {
-    static constexpr int KS_OFF = STAGES * MRT_ILW_KEYS * 128; /* after the key buffers */
-    static constexpr int HDR_OFF = KS_OFF + STAGES * MRT_ILW_KEYS * 4;
-    static constexpr int BYTES = HDR_OFF + (int)sizeof(mrt_ilw_ahead);
-};
-/* Where an APART tile finds its keys: the region (1024-aligned), and jend > j0 when keys
- * [j0, jend) were copied ahead for it (the caller waits for the header's mbarrier again and
- * invalidates it after the tile). */
-struct mrt_ilw_apart {
-    uint8_t *region;
-    int jend;
-    unsigned *diag; /* the keys' wait's watchdog record */
 };
 
 /* 16 bytes of global memory -> chunk c of swizzled row r at `ops` (zeros when src is NULL). */
@@ -127,20 +99,6 @@ static __device__ __forceinline__ void mrt_ilw_keys_copy(const mrt_ilw_keys_src 
 static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits_args &a, int b, int js, int j1,
                                                           int tid, uint8_t *A, float *ks) {
     mrt_ilw_keys_copy(mrt_ilw_keys_find(a, b, js, j1, tid), tid, A, ks);
-}
-/* A pass whose keys [js, jend) were copied ahead: the rest of it, keys [jend, js + 128),
- * from the header's block-table entries (no lookup round trip); zeros at or past j1. */
-static __device__ __forceinline__ void mrt_ilw_keys_rest(const mrt_index_logits_args &a, const mrt_ilw_ahead &h, int js,
-                                                         int jend, int j1, int tid, uint8_t *A, float *ks) {
-    const int r0 = max(jend - js, 0);
-    for (int u = r0 * 8 + tid; u < MRT_ILW_KEYS * 8; u += MRT_IL_THREADS) {
-        const int r = u >> 3, j = js + r;
-        const uint8_t *blk = j < j1 ? a.cache + (long long)h.blk[j / a.block_tokens - h.bfirst] * a.block_bytes : nullptr;
-        mrt_ilw_put(A, r, u & 7, blk ? blk + (long long)(j % a.block_tokens) * MRT_IL_DIM + (u & 7) * 16 : nullptr);
-        if ((u & 7) == 0)
-            mrt_il_scale_copy(ks + r, blk ? (const float *)(blk + (long long)a.block_tokens * MRT_IL_DIM) + j % a.block_tokens
-                                          : nullptr);
-    }
 }
 
 /* A group's logits, from each lane's partial sums s[token][key] (its 8 head columns a token,
@@ -205,21 +163,16 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
  * epilogue with the next group's MMAs needs a second accumulator (1 CTA an SM). */
 /* (STOP's early continues leave loops unreachable: nvcc's warning 128 is silenced here.) */
 #pragma nv_diag_suppress 128
-template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS, bool APART = false>
+template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
-                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff,
-                                                const mrt_ilw_apart &ka = mrt_ilw_apart{}) {
-    typedef mrt_ilw_layout<STAGES, GROUPS, APART> L;
-    typedef mrt_ilw_keys_region<STAGES> R;
+                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff) {
+    typedef mrt_ilw_layout<STAGES, GROUPS> L;
     static_assert(TPG * 8 <= 128 && 128 % TPG == 0, "wgmma E1: 128 / TPG heads a token, a multiple of 8");
     constexpr int H = 128 / TPG;
     uint8_t *smem = (uint8_t *)(((uintptr_t)smem_in + 1023) & ~(uintptr_t)1023);
-    uint8_t *A = APART ? ka.region : smem + L::A_OFF, *B = smem + L::B_OFF;
-    float *ks_s = (float *)(APART ? ka.region + R::KS_OFF : smem + L::KS_OFF), *wI_s = (float *)(smem + L::WI_OFF);
+    uint8_t *A = smem + L::A_OFF, *B = smem + L::B_OFF;
+    float *ks_s = (float *)(smem + L::KS_OFF), *wI_s = (float *)(smem + L::WI_OFF);
     int *pos_s = (int *)(smem + L::POS_OFF);
-    const mrt_ilw_ahead *const hdr = (const mrt_ilw_ahead *)(ka.region + R::HDR_OFF);
-    /* keys [j0, jend) of the first group chunk's passes were copied ahead (APART only) */
-    int jend = APART && ka.jend > j0 ? ka.jend : j0;
     const int wg = tid >> 7, w = (tid >> 5) & 3, lane = tid & 31, quad = lane & 3;
     const int t0 = b * a.n, ngroups = min((a.n + TPG - 1) / TPG, g_hi); /* token groups [g_lo, ngroups) */
     /* in registers: read through `a` after the logits' stores, these would be reloaded */
@@ -240,9 +193,8 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
          * mega 80.07 / 80.09 -> 79.87 / 79.92; less than two round trips: most of the 3.4 us
          * a tile spends up to its first pass's keys (run 1, -DMRT_MEGA_IL_STOP=1) is not
          * these loads' latency (not yet known what). */
-        if (g0 != g_lo) jend = j0; /* a later group chunk copies its keys again */
         mrt_ilw_keys_src k0 = {};
-        if (npass > 0 && jend == j0) k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
+        if (npass > 0) k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
         /* queries of groups g0 .. g0 + ng: column tl * H + h of group gi = token (g0 + gi) TPG + tl */
         for (int u = tid; u < ng * 128 * 8; u += MRT_IL_THREADS) {
             const int gi = u >> 10, col = (u >> 3) & 127, c = u & 7;
@@ -263,22 +215,18 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
         }
         /* the queries' copies join the first pass's key group, so one wait covers both; one
          * group is committed per pass slot even when empty, so the wait count is constant */
-        if (npass > 0 && jend == j0) mrt_ilw_keys_copy(k0, tid, A, ks_s);
-        if (jend != j0) /* the rest of the passes copied ahead, with the queries */
-            for (int q = 0; q < STAGES && q < npass && j0 + q * MRT_ILW_KEYS < j1; q++)
-                mrt_ilw_keys_rest(a, *hdr, j0 + q * MRT_ILW_KEYS, jend, j1, tid, A + q * L::KEY_BYTES, ks_s + q * MRT_ILW_KEYS);
+        if (npass > 0) mrt_ilw_keys_copy(k0, tid, A, ks_s);
         mrt_il_commit();
-        if (jend != j0) mrt_mbar_wait_full(mrt_smem_u32(&hdr->bar), 0, ka.diag); /* the copies ahead landed */
 #pragma unroll
         for (int q = 1; q < STAGES - 1; q++) {
-            if (q < npass && jend == j0)
+            if (q < npass)
                 mrt_ilw_keys_issue(a, b, j0 + q * MRT_ILW_KEYS, j1, tid, A + q * L::KEY_BYTES, ks_s + q * MRT_ILW_KEYS);
             mrt_il_commit();
         }
         for (int p = 0; p < npass; p++) {
             const int js = j0 + p * MRT_ILW_KEYS, buf = p % STAGES, nb = (p + STAGES - 1) % STAGES;
             /* buffer nb was last read by pass p - 1, released by its closing barrier */
-            if (p + STAGES - 1 < npass && (jend == j0 || p + STAGES - 1 >= STAGES))
+            if (p + STAGES - 1 < npass)
                 mrt_ilw_keys_issue(a, b, js + (STAGES - 1) * MRT_ILW_KEYS, j1, tid, A + nb * L::KEY_BYTES,
                                    ks_s + nb * MRT_ILW_KEYS);
             mrt_il_commit();
