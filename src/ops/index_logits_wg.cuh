@@ -74,10 +74,21 @@ struct mrt_ilw_keys_src {
     const uint8_t *row[MRT_ILW_KEYS * 8 / MRT_IL_THREADS];
     const float *scale;
 };
+/* -DMRT_ILW_DIAG_NOKEYS (diagnostic builds, logits wrong): no block-table lookups and no key
+ * copies (the key buffers keep what shared memory held, the scales are 1), so a trace's E1
+ * input -> computed is the tile without its keys' loads: what copying them ahead of the tile
+ * could gain at most (H200, session 35 run 1: 10.4 -> 7.1 us a task at M=16 KV=8192, 18.5 ->
+ * 9.9 at KV=65536; docs/MEGAKERNEL.md). */
 static __device__ __forceinline__ mrt_ilw_keys_src mrt_ilw_keys_find(const mrt_index_logits_args &a, int b, int js,
                                                                      int j1, int tid) {
     const int *bt = a.block_table + (long long)b * a.bpr;
     mrt_ilw_keys_src s;
+#ifdef MRT_ILW_DIAG_NOKEYS
+    (void)bt, (void)js, (void)j1, (void)tid;
+    for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) s.row[q] = nullptr;
+    s.scale = nullptr;
+    return s;
+#endif
 #pragma unroll
     for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) {
         const int u = tid + q * MRT_IL_THREADS, j = js + (u >> 3);
@@ -90,6 +101,10 @@ static __device__ __forceinline__ mrt_ilw_keys_src mrt_ilw_keys_find(const mrt_i
  * commits the group). */
 static __device__ __forceinline__ void mrt_ilw_keys_copy(const mrt_ilw_keys_src &s, int tid, uint8_t *A, float *ks) {
 #pragma unroll
+#ifdef MRT_ILW_DIAG_NOKEYS
+    if (tid < MRT_ILW_KEYS) ks[tid] = 1.0f;
+    return;
+#endif
     for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) {
         const int u = tid + q * MRT_IL_THREADS;
         mrt_ilw_put(A, u >> 3, u & 7, s.row[q]);
