@@ -190,9 +190,9 @@ static int il_run(int variant, const void *q8i, const float *wI, const void *idx
     mrt_index_logits_args a;
     a.q8 = (const uint8_t *)q8i, a.wI = wI, a.cache = (const uint8_t *)idx_cache, a.pos = pos;
     a.block_table = block_table, a.logits = logits;
-    a.M = M, a.batch = batch, a.n = M / batch, a.kv = kv, a.heads = heads, a.block_tokens = block_tokens;
+    a.M = M, a.batch = batch, a.n = M / batch, a.kv = kv, a.heads = heads;
+    mrt_il_set_blocks(a, block_tokens);
     a.bpr = (kv + block_tokens - 1) / block_tokens, a.chunk = chunk, a.nchunks = (int)nchunks;
-    a.block_bytes = (long long)block_tokens * (MRT_IL_DIM + 4);
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t e;
     if (variant == 0)

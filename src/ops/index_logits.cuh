@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "cp_async.cuh"
+#include "fastdiv.h"
 
 #define MRT_IL_THREADS 256 /* 8 compute warps: the megakernel's consumer warps 4-11 */
 #define MRT_IL_WARPS (MRT_IL_THREADS / 32)
@@ -57,7 +58,15 @@ struct mrt_index_logits_args {
     float *logits;           /* [M, kv] */
     int M, batch, n, kv, heads, block_tokens, bpr, chunk, nchunks;
     long long block_bytes;   /* block_tokens * 132 */
+    mrt_fastdiv blocks;      /* j / block_tokens (mrt_il_set_blocks) */
 };
+
+/* The cache's block geometry in the arguments (every launcher). */
+static inline void mrt_il_set_blocks(mrt_index_logits_args &a, int block_tokens) {
+    a.block_tokens = block_tokens;
+    a.block_bytes = (long long)block_tokens * (MRT_IL_DIM + 4);
+    a.blocks = mrt_fastdiv_make((uint32_t)block_tokens);
+}
 
 /* Shared memory of a tile: the raw staging area (SUB keys as stored + scales), SUB keys in the
  * compute layout, their scales. Compute-layout key rows are padded
@@ -113,13 +122,15 @@ static __device__ __forceinline__ int mrt_il_f16_quad(int tig, int i) { return t
  * scale into *dst (cp.async; 0 when j is at or past j1). The tiles of index_logits.cuh and
  * index_logits_wg.cuh address the cache only through these two. */
 static __device__ __forceinline__ const uint8_t *mrt_il_key_row(const mrt_index_logits_args &a, const int *bt, int j) {
-    return a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes + (long long)(j % a.block_tokens) * MRT_IL_DIM;
+    const int blk = (int)mrt_fastdiv_q((uint32_t)j, a.blocks);
+    return a.cache + (long long)bt[blk] * a.block_bytes + (long long)(j - blk * a.block_tokens) * MRT_IL_DIM;
 }
 static __device__ __forceinline__ const float *mrt_il_scale_src(const mrt_index_logits_args &a, const int *bt, int j,
                                                                  int j1) {
     if (j >= j1) return nullptr;
-    const uint8_t *blk = a.cache + (long long)bt[j / a.block_tokens] * a.block_bytes;
-    return (const float *)(blk + (long long)a.block_tokens * MRT_IL_DIM + (j % a.block_tokens) * 4);
+    const int blk = (int)mrt_fastdiv_q((uint32_t)j, a.blocks);
+    const uint8_t *base = a.cache + (long long)bt[blk] * a.block_bytes;
+    return (const float *)(base + (long long)a.block_tokens * MRT_IL_DIM + (j - blk * a.block_tokens) * 4);
 }
 static __device__ __forceinline__ void mrt_il_scale_copy(float *dst, const float *src) {
     if (src) mrt_cp_async4(dst, src);

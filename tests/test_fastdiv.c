@@ -1,0 +1,51 @@
+/* Unit test of src/core/fastdiv.h: the multiply-shift quotient equals j / d for every
+ * divisor 1..4100, every dividend below 70000, and dividends near the ends of the range
+ * (2^31 - 1 down, powers of two and their neighbours, multiples of d and their neighbours),
+ * then random pairs over the whole domain. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "fastdiv.h"
+#include "testing.h"
+
+static int bad;
+static void check(uint32_t j, uint32_t d, mrt_fastdiv f) {
+    if (mrt_fastdiv_q(j, f) != j / d && bad++ < 5)
+        CHECK(0, "%u / %u: fastdiv %u, want %u (mul %u, shift %d)", j, d, mrt_fastdiv_q(j, f), j / d, f.mul, f.shift);
+}
+
+static void test_small(void) {
+    for (uint32_t d = 1; d <= 4100; d++) {
+        const mrt_fastdiv f = mrt_fastdiv_make(d);
+        CHECK(f.shift >= 31 && f.shift <= 62, "divisor %u: shift %d out of range", d, f.shift);
+        for (uint32_t j = 0; j < 70000; j++) check(j, d, f);
+        for (uint32_t j = 0x7FFFFFFFu; j > 0x7FFFFFFFu - 5000; j--) check(j, d, f);
+        for (int k = 1; k < 31; k++)
+            for (int e = -2; e <= 2; e++) check((uint32_t)((1u << k) + e) & 0x7FFFFFFFu, d, f);
+        for (uint32_t m = 1; m < 0x7FFFFFFFu / d && m < (1u << 20); m = m * 3 + 1)
+            for (int e = -1; e <= 1; e++)
+                if (m * d + e < 0x80000000u) check(m * d + e, d, f);
+    }
+}
+
+static void test_random(void) {
+    srand(12345);
+    for (int i = 0; i < 2000000; i++) {
+        const uint32_t d = (((uint32_t)rand() << 16) ^ (uint32_t)rand()) % (i & 1 ? 0x7FFFFFFFu : 70000u) + 1;
+        const uint32_t j = (((uint32_t)rand() << 16) ^ (uint32_t)rand()) & 0x7FFFFFFFu;
+        check(j, d, mrt_fastdiv_make(d));
+    }
+    const uint32_t big[] = {0x7FFFFFFFu, 0x7FFFFFFEu, 0x40000001u, 0x40000000u, 0x3FFFFFFFu, 46341u, 65537u};
+    for (unsigned i = 0; i < sizeof big / sizeof big[0]; i++) {
+        const mrt_fastdiv f = mrt_fastdiv_make(big[i]);
+        for (uint32_t j = 0; j < 100; j++) check(j * (big[i] / 97 + 1) & 0x7FFFFFFFu, big[i], f);
+        check(0x7FFFFFFFu, big[i], f), check(big[i] - 1, big[i], f), check(big[i], big[i], f);
+    }
+}
+
+int main(void) {
+    test_small();
+    test_random();
+    CHECK(bad == 0, "%d quotients wrong", bad);
+    TEST_MAIN_END();
+}
