@@ -186,6 +186,17 @@ final_checks() {
     echo "t=$((SECONDS - t0)) s"
 }
 
+# tree_checks: final_checks, racecheck on test_index_ops --tiny (the standalone E1 and F1
+# kernels) and the whole bench at the target shape (log $O/bench.md; its step lines), then the
+# time so far (needs $t0 and final_builds' binaries).
+tree_checks() {
+    final_checks
+    sanitize racecheck 120 index-tiny build/tests/gpu/test_index_ops --tiny
+    timeout 60 build/megartp bench glm5-prefix > "$O/bench.md" 2>&1
+    echo "bench rc=$?"; grep -E "step, |same-bytes" "$O/bench.md" | tr -s ' ' | cut -c1-110
+    echo "t=$((SECONDS - t0)) s"
+}
+
 # cp_bench BUILD_DIR...: megartp bench glm5-prefix --modes serial,mega --policy critical-path
 # from each build folder (log $O/bench-cp-<dir>.md); prints the step lines.
 cp_bench() {

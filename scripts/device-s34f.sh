@@ -15,11 +15,7 @@ build_gpu_tests
 wait
 {
 echo "builds $((SECONDS - t0)) s"
-final_checks
-sanitize racecheck 120 index-tiny build/tests/gpu/test_index_ops --tiny
-timeout 60 build/megartp bench glm5-prefix > "$O/bench.md" 2>&1
-echo "bench rc=$?"; grep -E "step, |same-bytes" "$O/bench.md" | tr -s ' ' | cut -c1-110
-echo "t=$((SECONDS - t0)) s"
+tree_checks
 if [ -x build-ps/megartp ]; then
     mega_trace build-ps ps-chain --ops A0,B0,C0,B1,D1,E1,F1 > /dev/null
     python3 scripts/trace_phases.py "$O/trace-ps-chain.json" "input ready" "weights issued" "compute done" |

@@ -12,11 +12,7 @@ t0=$SECONDS
 final_builds
 {
 echo "builds $((SECONDS - t0)) s"
-final_checks
-sanitize racecheck 120 index-tiny build/tests/gpu/test_index_ops --tiny
-timeout 60 build/megartp bench glm5-prefix > "$O/bench.md" 2>&1
-echo "bench rc=$?"; grep -E "step, |same-bytes" "$O/bench.md" | tr -s ' ' | cut -c1-110
-echo "t=$((SECONDS - t0)) s"
+tree_checks
 mega_sweep build build
 [ -x build-old/megartp ] && ab_shapes "build-old build" "16 2 8192" "64 2 8192" "16 2 8192" "64 2 8192"
 echo "t=$((SECONDS - t0)) s"
