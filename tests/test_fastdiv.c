@@ -44,6 +44,7 @@ static void test_random(void) {
 }
 
 int main(void) {
+    CHECK(mrt_fastdiv_q(12345, mrt_fastdiv_make(0)) == 0, "divisor 0 must give quotient 0");
     test_small();
     test_random();
     CHECK(bad == 0, "%d quotients wrong", bad);

@@ -25,8 +25,12 @@ typedef struct mrt_fastdiv {
     int shift;
 } mrt_fastdiv;
 
-/* d in [1, 2^31) */
+/* d in [1, 2^31); d = 0 (callers validate their divisors) gives quotients 0, not a trap */
 MRT_FASTDIV_FN mrt_fastdiv mrt_fastdiv_make(uint32_t d) {
+    if (d == 0) {
+        mrt_fastdiv z = {0u, 31};
+        return z;
+    }
     int l = 0;
     while (l < 31 && (1u << l) < d) l++;
     mrt_fastdiv f;
