@@ -197,6 +197,28 @@ tree_checks() {
     echo "t=$((SECONDS - t0)) s"
 }
 
+# clocks LABEL BUILD_DIR [ARGS...]: `megartp bench glm5-prefix --modes mega --reps 20000 ARGS`
+# from BUILD_DIR with nvidia-smi sampling the SM clock, memory clock and power every 20 ms
+# beside it (logs $O/clocks-LABEL.csv, $O/clocks-bench-LABEL.md); prints the step line and each
+# quantity's min / median / max.
+clocks() {
+    local l=$1 b=$2 p
+    shift 2
+    nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw --format=csv,noheader,nounits -lms 20 > "$O/clocks-$l.csv" &
+    p=$!
+    sleep 1
+    timeout 60 $b/megartp bench glm5-prefix --modes mega --reps 20000 "$@" > "$O/clocks-bench-$l.md" 2>&1
+    sleep 0.5; kill $p
+    echo "$l: $(grep -E 'step, mega' "$O/clocks-bench-$l.md" | tr -s ' ' | cut -c1-90)"
+    python3 - "$O/clocks-$l.csv" <<'PY'
+import sys
+rows = [[float(x) for x in l.split(",")] for l in open(sys.argv[1]) if l.strip() and "N/A" not in l]
+for i, name in enumerate(["sm MHz", "mem MHz", "power W"]):
+    v = sorted(r[i] for r in rows)
+    print(f"  {name}: {len(v)} samples, min {v[0]:.0f}, median {v[len(v)//2]:.0f}, max {v[-1]:.0f}")
+PY
+}
+
 # cp_bench BUILD_DIR...: megartp bench glm5-prefix --modes serial,mega --policy critical-path
 # from each build folder (log $O/bench-cp-<dir>.md); prints the step lines.
 cp_bench() {

@@ -16,24 +16,7 @@ run_digests "16 2 8192" "1 1 8192" "128 2 1024" "16 2 1024" "64 2 8192"
 ab_shapes "build-old build" "16 2 8192" "16 2 8192" "1 1 8192" "16 2 1024" "64 2 8192" "128 2 1024" "1 1 1024" \
     "128 2 8192" "16 2 8192"
 ab_traces "build-old build" "16 2 8192" "128 2 1024"
-clocks() { # LABEL ARGS...: megartp bench (mega) with the SM clock and power sampled beside it
-    local l=$1
-    shift
-    nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw --format=csv,noheader,nounits -lms 20 > "$O/clocks-$l.csv" &
-    local p=$!
-    sleep 1
-    timeout 60 build/megartp bench glm5-prefix --modes mega --reps 20000 "$@" > "$O/clocks-bench-$l.md" 2>&1
-    sleep 0.5; kill $p
-    echo "$l: $(grep -E 'step, mega' "$O/clocks-bench-$l.md" | tr -s ' ' | cut -c1-90)"
-    python3 - "$O/clocks-$l.csv" <<'PY'
-import sys
-rows = [[float(x) for x in l.split(",")] for l in open(sys.argv[1]) if l.strip() and "N/A" not in l]
-for i, name in enumerate(["sm MHz", "mem MHz", "power W"]):
-    v = sorted(r[i] for r in rows)
-    print(f"  {name}: {len(v)} samples, min {v[0]:.0f}, median {v[len(v)//2]:.0f}, max {v[-1]:.0f}")
-PY
-}
-clocks step
-clocks f1 --ops F1
+clocks step build
+clocks f1 build --ops F1
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
