@@ -81,35 +81,36 @@ struct mrt_ilw_keys_src {
  * 9.9 at KV=65536; docs/MEGAKERNEL.md). */
 static __device__ __forceinline__ mrt_ilw_keys_src mrt_ilw_keys_find(const mrt_index_logits_args &a, int b, int js,
                                                                      int j1, int tid) {
-    const int *bt = a.block_table + (long long)b * a.bpr;
     mrt_ilw_keys_src s;
 #ifdef MRT_ILW_DIAG_NOKEYS
-    (void)bt, (void)js, (void)j1, (void)tid;
+    (void)a, (void)b, (void)js, (void)j1, (void)tid;
     for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) s.row[q] = nullptr;
     s.scale = nullptr;
-    return s;
-#endif
+#else
+    const int *bt = a.block_table + (long long)b * a.bpr;
 #pragma unroll
     for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) {
         const int u = tid + q * MRT_IL_THREADS, j = js + (u >> 3);
         s.row[q] = j < j1 ? mrt_il_key_row(a, bt, j) + (u & 7) * 16 : nullptr;
     }
     s.scale = tid < MRT_ILW_KEYS ? mrt_il_scale_src(a, bt, js + tid, j1) : nullptr;
+#endif
     return s;
 }
 /* Starts copying the keys of `s` into key buffer `A` and their scales into `ks` (the caller
  * commits the group). */
 static __device__ __forceinline__ void mrt_ilw_keys_copy(const mrt_ilw_keys_src &s, int tid, uint8_t *A, float *ks) {
-#pragma unroll
 #ifdef MRT_ILW_DIAG_NOKEYS
+    (void)s, (void)A;
     if (tid < MRT_ILW_KEYS) ks[tid] = 1.0f;
-    return;
-#endif
+#else
+#pragma unroll
     for (int q = 0; q < MRT_ILW_KEYS * 8 / MRT_IL_THREADS; q++) {
         const int u = tid + q * MRT_IL_THREADS;
         mrt_ilw_put(A, u >> 3, u & 7, s.row[q]);
     }
     if (tid < MRT_ILW_KEYS) mrt_il_scale_copy(ks + tid, s.scale);
+#endif
 }
 static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits_args &a, int b, int js, int j1,
                                                           int tid, uint8_t *A, float *ks) {
