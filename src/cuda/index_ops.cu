@@ -192,7 +192,7 @@ static int il_run(int variant, const void *q8i, const float *wI, const void *idx
     a.block_table = block_table, a.logits = logits;
     a.M = M, a.batch = batch, a.n = M / batch, a.kv = kv, a.heads = heads;
     mrt_il_set_blocks(a, block_tokens);
-    a.bpr = (kv + block_tokens - 1) / block_tokens, a.chunk = chunk, a.nchunks = (int)nchunks;
+    a.chunk = chunk, a.nchunks = (int)nchunks;
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t e;
     if (variant == 0)

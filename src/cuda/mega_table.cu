@@ -221,7 +221,7 @@ static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, 
         a.pos = (const int *)D(op->in[3]), a.block_table = (const int *)D(op->in[4]), a.logits = (float *)D(op->out[0]);
         a.M = M, a.batch = batch, a.n = M / batch, a.kv = kv, a.heads = heads;
         mrt_il_set_blocks(a, bt);
-        a.bpr = (kv + bt - 1) / bt, a.chunk = x->p->cfg[op->id].chunk, a.nchunks = (kv + a.chunk - 1) / a.chunk;
+        a.chunk = x->p->cfg[op->id].chunk, a.nchunks = (kv + a.chunk - 1) / a.chunk;
 #ifndef MRT_E1_MMA_SYNC
         const int il_bytes = heads == 32 || heads == 64 ? mrt_ilw_layout<MRT_ILW_STAGES, MRT_MEGA_ILW_GROUPS>::SMEM_BYTES
                                                         : mrt_il_layout<MRT_IL_F16>::SMEM_BYTES;
