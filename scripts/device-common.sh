@@ -447,6 +447,21 @@ ab_traces() {
     done
 }
 
+# ab_op_traces "BUILD_DIR..." "M BATCH KV"...: trace_phases_at every op's input ready ->
+# compute done -> published from each build folder at each shape, then the trace's op table
+# (first / last visible, input, done) and critical path.
+ab_op_traces() {
+    local builds=$1 s b
+    shift
+    for s in "$@"; do
+        for b in $builds; do
+            trace_phases_at $b $b "$s" "A0|B0|C0|B1|D1|D0|D2|E1|F1" "input ready" "compute done" published
+            set -- $s
+            sed -n "/^  op /,/critical path/p" "$O/trace-$b-$1-$3.txt"
+        done
+    done
+}
+
 # at_ab_shapes FUNC: FUNC "M B KV" at the target shape twice (M=16 KV=8192), then M=1 KV=8192,
 # M=16 KV=1024 and M=64 KV=8192: the shapes where a placement or tiling A B shows first whether
 # it holds beyond the target (session 33 runs 5 and after).

@@ -1,4 +1,5 @@
-/* Unit test of src/core/fastdiv.h: the multiply-shift quotient equals j / d for every
+/* Unit test of src/core/fastdiv.h: the multiply-shift quotient (and below, the float-reciprocal
+ * one, test_smalldiv) equals j / d for every
  * divisor 1..4100, every dividend below 70000, and dividends near the ends of the range
  * (2^31 - 1 down, powers of two and their neighbours, multiples of d and their neighbours),
  * then random pairs over the whole domain. */
@@ -43,10 +44,43 @@ static void test_random(void) {
     }
 }
 
+/* mrt_smalldiv: every divisor 1..4100 against every dividend below 70000 and the top of its
+ * range, divisors near 2^23 and random pairs below 2^23 */
+static int sbad;
+static void scheck(int j, int d, mrt_smalldiv s) {
+    if (mrt_smalldiv_q(j, s) != j / d && sbad++ < 5)
+        CHECK(0, "%d / %d: smalldiv %d, want %d (r %a)", j, d, mrt_smalldiv_q(j, s), j / d, (double)s.r);
+}
+static void test_smalldiv(void) {
+    const int top = (1 << 23) - 1;
+    for (int d = 1; d <= 4100; d++) {
+        const mrt_smalldiv s = mrt_smalldiv_make(d);
+        for (int j = 0; j < 70000; j++) scheck(j, d, s);
+        for (int j = top; j > top - 20000; j--) scheck(j, d, s);
+        for (int m = 1; m * d <= top; m = m * 3 + 1)
+            for (int e = -1; e <= 1; e++)
+                if (m * d + e <= top) scheck(m * d + e, d, s);
+    }
+    for (int d = top; d > top - 3000; d--) {
+        const mrt_smalldiv s = mrt_smalldiv_make(d);
+        for (int j = 0; j <= top; j += 4093) scheck(j, d, s);
+        scheck(d - 1, d, s), scheck(d, d, s), scheck(top, d, s);
+    }
+    srand(54321);
+    for (int i = 0; i < 2000000; i++) {
+        const int d = (int)((((uint32_t)rand() << 16) ^ (uint32_t)rand()) % (i & 1 ? (uint32_t)top : 4096u)) + 1;
+        const int j = (int)((((uint32_t)rand() << 16) ^ (uint32_t)rand()) & (uint32_t)top);
+        scheck(j, d, mrt_smalldiv_make(d));
+    }
+    CHECK(mrt_smalldiv_q(12345, mrt_smalldiv_make(0)) == 0, "smalldiv: divisor 0 must give quotient 0");
+    CHECK(sbad == 0, "%d small quotients wrong", sbad);
+}
+
 int main(void) {
     CHECK(mrt_fastdiv_q(12345, mrt_fastdiv_make(0)) == 0, "divisor 0 must give quotient 0");
     test_small();
     test_random();
+    test_smalldiv();
     CHECK(bad == 0, "%d quotients wrong", bad);
     TEST_MAIN_END();
 }

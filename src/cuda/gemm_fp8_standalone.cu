@@ -67,7 +67,7 @@ int mrt_epi_q_b_fused_of(const mrt_epi_args &a, int N, mrt_epi_q_b_fused *q, cha
                             "multiples of 8, 16-byte aligned outputs)", a.heads, a.nope, a.rope, a.qmla_width,
                             a.qmla_rope_at, N);
     *q = mrt_epi_q_b_fused{a.ssq_in, a.rope_cs, a.pos, a.q_nope, a.qmla, a.heads, a.nope, a.rope,
-                           a.qmla_width, a.qmla_rope_at, a.K, a.eps};
+                           a.qmla_width, a.qmla_rope_at, a.K, a.eps, a.head_of_col};
     return 0;
 }
 

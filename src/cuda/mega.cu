@@ -457,7 +457,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
 #endif
             if (last) {
                 const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
-                const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x / gn;
+                const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x >> (__ffs(gn) - 1); /* gn: 32, 64, 128 */
                 const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
                 const mrt_mega_job_pub<mrt_mega_args> pub = {a, w, nsig};
 #ifdef MRT_MEGA_FIN_PROBE

@@ -330,6 +330,7 @@ static __device__ __forceinline__ int mrt_mega_fin_threads(const mrt_mega_op &o,
  * 128-column scale blocks, INDEX_Q's heads; QKV_A kv and INDEX_K take whole rows. */
 struct mrt_mega_fin_unit {
     int m0, u0, u1, pieces, h0, width, jobs;
+    mrt_smalldiv per_row; /* a job's row and piece: job / pieces, a divide less a job */
 };
 static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const mrt_mega_op &o, const uint32_t *pl) {
     const mrt_epi_args &e = o.epi;
@@ -339,9 +340,16 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
     if (o.epi_kind == MRT_EPI_INDEX_K) u.u0 = 0, u.u1 = e.N;
     u.width = e.nope + e.rope, u.pieces = 1, u.h0 = 0;
     if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) u.pieces = (u.u1 - u.u0) / 128;
-    if (o.epi_kind == MRT_EPI_Q_B) u.h0 = u.u0 / u.width, u.pieces = (u.u1 - 1) / u.width + 1 - u.h0;
-    if (o.epi_kind == MRT_EPI_INDEX_Q) u.h0 = u.u0 / e.dim, u.pieces = (u.u1 - u.u0) / e.dim;
+    /* heads by multiply-shift quotients (e.head_of_col, fastdiv.h): no division sequences in
+     * the code every gemm_fp8 tile's start and finalization run */
+    if (o.epi_kind == MRT_EPI_Q_B)
+        u.h0 = (int)mrt_fastdiv_q((uint32_t)u.u0, e.head_of_col),
+        u.pieces = (int)mrt_fastdiv_q((uint32_t)(u.u1 - 1), e.head_of_col) + 1 - u.h0;
+    if (o.epi_kind == MRT_EPI_INDEX_Q)
+        u.h0 = (int)mrt_fastdiv_q((uint32_t)u.u0, e.head_of_col),
+        u.pieces = (int)mrt_fastdiv_q((uint32_t)(u.u1 - u.u0), e.head_of_col);
     u.jobs = ((int)pl[1] - u.m0) * u.pieces;
+    u.per_row = mrt_smalldiv_make(u.pieces); /* jobs < 2^23: rows of a tile times its pieces */
     return u;
 }
 
@@ -373,7 +381,7 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
 static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
                                         mrt_mega_fin_smem &sm, int gi) {
     const mrt_epi_args &e = o.epi;
-    const int N = e.N, row = u.m0 + job / u.pieces, pc = job % u.pieces;
+    const int jr = mrt_smalldiv_q(job, u.per_row), N = e.N, row = u.m0 + jr, pc = job - jr * u.pieces;
     int c0 = u.u0, c1 = u.u1; /* the job's columns: QKV_A kv, INDEX_K (whole unit) */
     if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) c0 = u.u0 + 128 * pc, c1 = c0 + 128;
     if (o.epi_kind == MRT_EPI_Q_B) c0 = max(u.u0, (u.h0 + pc) * u.width), c1 = min(u.u1, (u.h0 + pc + 1) * u.width);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "add_rmsnorm_quant.cuh" /* mrt_grp, mrt_grp_sum_f64 */
+#include "fastdiv.h"
 #include "numerics.h"
 #include "split_sum.cuh"
 
@@ -87,6 +88,12 @@ struct mrt_epi_args {
     const int32_t *pos, *block_table;
     const float *rope_cs; /* [kv, rope]: cos then sin */
     int batch, kv, block_tokens;
+    /* the cache writers' quotients, filled by mrt_epi_fill: a row's request (row / (M / batch)),
+     * a position's cache block (p / block_tokens), blocks a request's table row; Q_B's head
+     * (column / (nope + rope)) and INDEX_Q's (column / dim) in the megakernel's job count.
+     * Why not divisions: see mrt_cache_slot_dev. */
+    mrt_fastdiv req_of_row, block_of_pos, head_of_col;
+    int bpr;
     /* INDEX_K */
     const uint16_t *ln_w, *ln_b;
     uint8_t *idx_cache;
@@ -158,10 +165,14 @@ static __device__ __forceinline__ void mrt_rope_cs_dev(const mrt_epi_args &a, in
     mrt_rope_cs_at(a.rope_cs, a.pos, row, rope, i, c, s);
 }
 
+/* A row's cache slot by multiply-shift quotients (fastdiv.h) instead of nvcc's division by
+ * run-time values (~45 instructions each, four of them here): B0's and B1's finalizations run
+ * this on the megakernel's chain once a step, with their code cold. */
 static __device__ __forceinline__ void mrt_cache_slot_dev(const mrt_epi_args &a, int row, int64_t *blk, int *off) {
-    int n = a.M / a.batch, b = row / n, bpr = (a.kv + a.block_tokens - 1) / a.block_tokens, p = a.pos[row];
-    *blk = a.block_table[b * bpr + p / a.block_tokens];
-    *off = p % a.block_tokens;
+    const int b = (int)mrt_fastdiv_q((uint32_t)row, a.req_of_row), p = a.pos[row];
+    const int q = (int)mrt_fastdiv_q((uint32_t)p, a.block_of_pos);
+    *blk = a.block_table[b * a.bpr + q];
+    *off = p - q * a.block_tokens;
 }
 
 /* QKV_A, q unit: 128 columns [c0, c0 + 128) of q_c: quantize w_qn * q_c with its own block
@@ -223,7 +234,7 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
         amax = fmaxf(amax, fabsf(v[j]));
     }
     /* a 128-group = 128 / per consecutive threads: reduce within them */
-    for (int o = 1; o < 128 / per; o <<= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+    for (int o = 1; (o + 1) * per <= 128; o <<= 1) amax /* o < 128 / per, without the divide */ = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
     float s = mrt_block_scale(amax);
     for (int j = 0; j < per; j++) e[g.tid * per + j] = mrt_f32_to_e4m3(__fdiv_rn(v[j], s));
     if ((g.tid * per) % 128 == 0) memcpy(e + kvl + 4 * ((g.tid * per) / 128), &s, 4);
@@ -389,6 +400,7 @@ struct mrt_epi_q_b_fused {
     uint16_t *q_nope, *qmla;
     int heads, nope, rope, qmla_width, qmla_rope_at, K;
     float eps;
+    mrt_fastdiv head_of_col; /* column / (nope + rope), a divide less a store */
     /* row m's factor: its q_a RMSNorm folded into the output (mrt_q_b_fold) */
     __device__ __forceinline__ float row_factor(int m) const { return mrt_fold_factor(ssq_in, m, K / 128, K, eps); }
     /* A row's factor and position where they come from: computed / loaded for each call (the
@@ -406,7 +418,7 @@ struct mrt_epi_q_b_fused {
     /* 8 columns of row m */
     template <class Rows>
     __device__ __forceinline__ void store(int m, int n, const float (&v)[8], const Rows &rows) const {
-        const int width = nope + rope, h = n / width, d = n - h * width;
+        const int width = nope + rope, h = (int)mrt_fastdiv_q((uint32_t)n, head_of_col), d = n - h * width;
         const float r = rows.factor(m);
         float q[8];
         uint16_t o[8];
