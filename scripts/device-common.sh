@@ -131,15 +131,21 @@ run_backends() {
 }
 
 # run_digests "M BATCH KV"...: run_backends' check at each shape, serial and mega (log
-# $O/run-B-M-KV.txt): pass count and output digest, which the two must share.
+# $O/run-B-M-KV.txt): pass count and output digest, which the two must share. DIGEST_RUNS
+# (default "build:serial build:mega") names the BUILD_DIR:BACKEND runs, e.g. a variant's mega
+# beside the tree's serial (log $O/run-BUILD_DIR-B-M-KV.txt for a folder other than build).
 run_digests() {
-    local s be
+    local s r b be f rc
     for s in "$@"; do
         set -- $s
-        for be in serial mega; do
-            timeout 60 build/megartp run glm5-prefix --m $1 --batch $2 --kv $3 --backend $be > "$O/run-$be-$1-$3.txt" 2>&1
-            echo "run $be M=$1 KV=$3 rc=$? $(grep -c ' pass$' "$O/run-$be-$1-$3.txt") pass; $(grep 'output digest' "$O/run-$be-$1-$3.txt")"
-            grep -E 'FAIL' "$O/run-$be-$1-$3.txt" | head -3
+        for r in ${DIGEST_RUNS:-build:serial build:mega}; do
+            b=${r%%:*} be=${r#*:}
+            f="$O/run-$be-$1-$3.txt"
+            [ "$b" = build ] || f="$O/run-$b-$be-$1-$3.txt"
+            timeout 60 $b/megartp run glm5-prefix --m $1 --batch $2 --kv $3 --backend $be > "$f" 2>&1
+            rc=$?
+            echo "run $([ "$b" = build ] || echo "$b ")$be M=$1 KV=$3 rc=$rc $(grep -c ' pass$' "$f") pass; $(grep 'output digest' "$f")"
+            grep -E 'FAIL' "$f" | head -3
         done
     done
 }
