@@ -203,6 +203,14 @@ tree_checks() {
     echo "t=$((SECONDS - t0)) s"
 }
 
+# tree_evidence: [E]'s evidence for a tree after final_builds: the build time, tree_checks and
+# the 12-shape sweep of build/ (needs $t0).
+tree_evidence() {
+    echo "builds $((SECONDS - t0)) s"
+    tree_checks
+    mega_sweep build build
+}
+
 # clocks LABEL BUILD_DIR [ARGS...]: `megartp bench glm5-prefix --modes mega --reps 20000 ARGS`
 # from BUILD_DIR with nvidia-smi sampling the SM clock, memory clock and power every 20 ms
 # beside it (logs $O/clocks-LABEL.csv, $O/clocks-bench-LABEL.md); prints the step line and each

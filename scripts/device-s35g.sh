@@ -11,9 +11,7 @@
 t0=$SECONDS
 final_builds
 {
-echo "builds $((SECONDS - t0)) s"
-tree_checks
-mega_sweep build build
+tree_evidence
 [ -x build-old/megartp ] && ab_shapes "build-old build" "16 2 8192" "64 2 8192" "16 2 8192" "64 2 8192"
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

@@ -13,9 +13,7 @@
 t0=$SECONDS
 final_builds
 {
-echo "builds $((SECONDS - t0)) s"
-tree_checks
-mega_sweep build build
+tree_evidence
 if [ -x build-roll/megartp ]; then
     timeout 150 build-roll/tests/gpu/test_index_ops --quick > "$O/test_index_ops-roll.log" 2>&1
     echo "roll test_index_ops --quick rc=$? $(tail -1 "$O/test_index_ops-roll.log")"
