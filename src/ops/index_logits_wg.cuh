@@ -212,11 +212,8 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
         mrt_ilw_keys_src k0 = {};
         if (npass > 0) k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
         /* queries of groups g0 .. g0 + ng: column tl * H + h of group gi = token (g0 + gi) TPG + tl.
-         * -DMRT_ILW_ROLL (an A B, session 36): this loop and the head weights' rolled, code a
-         * task runs once (the megakernel's tile 45 -> 36 KB, its spills 44 / 52 -> 24 / 32 bytes). */
-#ifdef MRT_ILW_ROLL
-#pragma unroll 1
-#endif
+         * (Rolled, with the head weights' loop below: the megakernel's tile 45 -> 36 KB and the
+         * step level at M=16, 1-2 us slower at M=64 and KV=65536: H200, session 36 run 3.) */
         for (int u = tid; u < ng * 128 * 8; u += MRT_IL_THREADS) {
             const int gi = u >> 10, col = (u >> 3) & 127, c = u & 7;
             const int t = (g0 + gi) * TPG + col / H, h = col % H;
@@ -224,9 +221,6 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             if (t < a.n) src = a.q8 + ((long long)(t0 + t) * a.heads + h) * MRT_IL_DIM + c * 16;
             mrt_ilw_put(B + gi * L::Q_BYTES, col, c, src);
         }
-#ifdef MRT_ILW_ROLL
-#pragma unroll 1
-#endif
         for (int u = tid; u < ng * 128; u += MRT_IL_THREADS) {
             const int gi = u >> 7, col = u & 127, t = (g0 + gi) * TPG + col / H;
             if (t < a.n) mrt_cp_async4(wI_s + u, a.wI + (long long)(t0 + t) * a.heads + col % H);
