@@ -370,6 +370,21 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
     do {                      \
     } while (0)
 #endif
+/* -DMRT_MEGA_FIN_PROBE=4: an INDEX_Q job's epilogue in steps: "weights issued" its row factor
+ * done, "input ready" its RoPE done (after "visible", the planes summed); "published" then
+ * follows the quantization, the stores and the signals. =5: "input ready" is the row inputs
+ * (gate partials, block sums: loads issued before the planes') stored in the row buffer, before
+ * the row factor's sums. */
+#if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE >= 4
+struct mrt_mega_iq_probe {
+    unsigned long long *ph;
+    bool on;
+    __device__ __forceinline__ void operator()(int k) const {
+        const int at = k == 0 ? MRT_PH_WEIGHTS : MRT_PH_INPUT;
+        if (on && ph && k != (MRT_MEGA_FIN_PROBE == 5 ? 1 : 2)) ph[at] = mrt_globaltimer();
+    }
+};
+#endif
 /* -DMRT_MEGA_FIN_PROBE=3: every job runs its epilogue twice (the same values from the same
  * sums, the same bytes stored twice), "input ready" after the first and "weights issued"
  * after the second: the second runs on warm instruction caches. */
@@ -398,9 +413,15 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
         g.sync();
         MRT_MEGA_JOB_STAMP(MRT_PH_VISIBLE);
         for (int rep = 0; rep < MRT_MEGA_JOB_REPS; rep++) {
+#if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE >= 4
+            mrt_epi_index_q_t<true>(g, e, cr, row, u.h0 + pc, l, sm.fsg(g, gi), sm.rowg(g, gi),
+                                    mrt_mega_iq_probe{sm.probe, gi == 0 && g.tid == 0});
+            g.sync();
+#else
             mrt_epi_index_q_t<true>(g, e, cr, row, u.h0 + pc, l, sm.fsg(g, gi), sm.rowg(g, gi));
             g.sync(); /* as below */
             MRT_MEGA_JOB_STAMP(rep ? MRT_PH_WEIGHTS : MRT_PH_INPUT);
+#endif
         }
         return;
     }

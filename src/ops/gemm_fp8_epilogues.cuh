@@ -341,10 +341,16 @@ static __device__ __forceinline__ mrt_epi_iq_loads mrt_epi_index_q_load(const mr
  * in order) folded into wI. Nothing here depends on the group's size: the head's amax is a
  * max, the rest element-wise (the megakernel runs one-warp groups, the standalone kernel
  * 128). PRE: the row inputs are l's (mrt_epi_index_q_load), else it loads them itself. */
-template <bool PRE>
+/* probe(k) marks the epilogue's steps for a diagnostic (the megakernel's -DMRT_MEGA_FIN_PROBE=4
+ * and 5: k = 0 the row factor done, 1 the head's RoPE done, 2 the row inputs in the row buffer);
+ * nothing by default */
+struct mrt_epi_no_probe {
+    __device__ __forceinline__ void operator()(int) const {}
+};
+template <bool PRE, class Probe = mrt_epi_no_probe>
 static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr,
                                                          int row, int h, const mrt_epi_iq_loads &l, float *fscratch,
-                                                         float *rowbuf) {
+                                                         float *rowbuf, const Probe &probe = Probe()) {
     int i = g.tid;
     float rc = 0, rsn = 0, gs = 0, r;
     if (PRE) {
@@ -356,6 +362,7 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
         rc = l.rc, rsn = l.rsn;
         if (i < 32) rowbuf[i] = l.gv, rowbuf[32 + i] = l.sv;
         g.sync();
+        probe(2);
         for (int s = 0; s < a.gate_partials; s++) gs = __fadd_rn(gs, rowbuf[s]);
         double ss = 0;
         for (int b = 0; b < a.K / 128; b++) ss += (double)rowbuf[32 + b];
@@ -369,6 +376,7 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
                                         [](float s, float x) { return __fadd_rn(s, x); });
         r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
     }
+    probe(0);
     for (int d = i; d < a.dim; d += g.n) rowbuf[d] = mrt_round_bf16(__fmul_rn(mrt_epi_at(cr, h * a.dim + d), r));
     g.sync();
     if (i < a.rope / 2) {
@@ -377,6 +385,7 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
         rowbuf[2 * i] = x, rowbuf[2 * i + 1] = y;
     }
     g.sync();
+    probe(1);
     float amax = 0;
     for (int d = i; d < a.dim; d += g.n) amax = fmaxf(amax, fabsf(rowbuf[d]));
     float qs = mrt_pow2_scale(mrt_grp_max(g, amax, fscratch));
