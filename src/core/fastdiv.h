@@ -8,7 +8,9 @@
  * held 900 of them in its 3275 (SASS of session 34's build), code a worker runs once a step
  * with its instructions cold (instruction fetch ~45% of the tile's stall samples, session 34
  * run 11). With this the tile is 45 KB instead of 52 (cubin), E1 9.4 us a task instead of
- * 10.1 at M=16 KV=8192 (H200, session 35 run 5; docs/MEGAKERNEL.md). */
+ * 10.1 at M=16 KV=8192 (H200, session 35 run 5; docs/MEGAKERNEL.md). The finalizations' cache
+ * slots and heads use it too (filled by mrt_epi_fill; with mrt_smalldiv below for a job's row:
+ * the megakernel's PTX 448 -> 98 divisions, M=16 KV=8192 61.1 -> 60.1 us, session 36 run 2). */
 #ifndef MRT_FASTDIV_H
 #define MRT_FASTDIV_H
 
@@ -44,8 +46,8 @@ MRT_FASTDIV_FN uint32_t mrt_fastdiv_q(uint32_t j, mrt_fastdiv f) {
 }
 
 
-/* Division of small non-negative ints by a divisor known only on the device (a unit's pieces,
- * a tile's K blocks), where the host cannot fill a multiply-shift: q = trunc(j * r) with the
+/* Division of small non-negative ints by a divisor known only on the device (a finalization
+ * unit's pieces: mega_gemm.cuh), where the host cannot fill a multiply-shift: q = trunc(j * r) with the
  * divisor's float reciprocal r = fl(1 / d) taken once, then one correction up. Exact for
  * 0 <= j < 2^23 and 1 <= d < 2^23: j is exact in a float and fl(j * r) is j / d within a
  * relative 2^-23 (two roundings of 2^-24). Above, that is j / d + less than j 2^-23 / d < 1 / d,
@@ -57,7 +59,7 @@ typedef struct mrt_smalldiv {
     float r;
 } mrt_smalldiv;
 
-/* d in [1, 2^23) (callers' divisors are counts of pieces and blocks); d < 1 gives quotients 0
+/* d in [1, 2^23) (callers' divisors are counts of pieces); d < 1 gives quotients 0
  * (a divisor of 2^30), not a trap */
 MRT_FASTDIV_FN mrt_smalldiv mrt_smalldiv_make(int d) {
     mrt_smalldiv s;

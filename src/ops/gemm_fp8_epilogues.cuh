@@ -233,8 +233,9 @@ static __device__ void mrt_epi_qkv_a_kv(const mrt_grp &g, const mrt_epi_args &a,
         v[j] = __fmul_rn(__fmul_rn(mrt_bf16_to_f32(a.w_kvn[k]), v[j]), rs);
         amax = fmaxf(amax, fabsf(v[j]));
     }
-    /* a 128-group = 128 / per consecutive threads: reduce within them */
-    for (int o = 1; (o + 1) * per <= 128; o <<= 1) amax /* o < 128 / per, without the divide */ = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+    /* a 128-group = 128 / per consecutive threads: reduce within them (o < 128 / per, written
+     * without the divide) */
+    for (int o = 1; (o + 1) * per <= 128; o <<= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, o));
     float s = mrt_block_scale(amax);
     for (int j = 0; j < per; j++) e[g.tid * per + j] = mrt_f32_to_e4m3(__fdiv_rn(v[j], s));
     if ((g.tid * per) % 128 == 0) memcpy(e + kvl + 4 * ((g.tid * per) / 128), &s, 4);
@@ -336,17 +337,18 @@ static __device__ __forceinline__ mrt_epi_iq_loads mrt_epi_index_q_load(const mr
     return l;
 }
 
-/* INDEX_Q, one head of one row (dim / g.n columns a thread, g.n >= 32 and >= rope / 2): fold,
- * bf16, RoPE on the first rope values, power-of-two quantization, the gate (partials summed
- * in order) folded into wI. Nothing here depends on the group's size: the head's amax is a
- * max, the rest element-wise (the megakernel runs one-warp groups, the standalone kernel
- * 128). PRE: the row inputs are l's (mrt_epi_index_q_load), else it loads them itself. */
 /* probe(k) marks the epilogue's steps for a diagnostic (the megakernel's -DMRT_MEGA_FIN_PROBE=4
  * and 5: k = 0 the row factor done, 1 the head's RoPE done, 2 the row inputs in the row buffer);
  * nothing by default */
 struct mrt_epi_no_probe {
     __device__ __forceinline__ void operator()(int) const {}
 };
+
+/* INDEX_Q, one head of one row (dim / g.n columns a thread, g.n >= 32 and >= rope / 2): fold,
+ * bf16, RoPE on the first rope values, power-of-two quantization, the gate (partials summed
+ * in order) folded into wI. Nothing here depends on the group's size: the head's amax is a
+ * max, the rest element-wise (the megakernel runs one-warp groups, the standalone kernel
+ * 128). PRE: the row inputs are l's (mrt_epi_index_q_load), else it loads them itself. */
 template <bool PRE, class Probe = mrt_epi_no_probe>
 static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr,
                                                          int row, int h, const mrt_epi_iq_loads &l, float *fscratch,
