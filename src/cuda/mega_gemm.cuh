@@ -159,6 +159,23 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
 #ifndef MRT_MEGA_PRO_PROBE
 #define MRT_MEGA_PRO_PROBE 0
 #endif
+/* -DMRT_MEGA_IQ_RFAC (an A B, not the default): D1's (INDEX_Q's) RMS factor of each of the
+ * tile's rows, computed by the tile's idle warp 3 while the k-loop runs (after the scales
+ * barrier, which the activation loader's lanes arrive on after its input wait: the block sums
+ * are B0's, covered by that wait), for the finalization's jobs, which read it instead of
+ * computing it (0.8 us of a job's 2.7 on the M=16 chain, H200 session 36 run 6). Every member
+ * of a group has the unit's rows, and a member finalizes right after its own tile, so the
+ * factors in its shared memory are its unit's; mrt_epi_iq_row_factor gives the job's own bits
+ * (run 7: test_mega_prefix 95 passed, mega = serial digests). Measured (run 7, A B in one
+ * run): D1 computed -> published 6.85 -> 6.05 us, but the step at M=16 KV=8192 59.8 / 59.7 /
+ * 60.0 -> 60.3 / 60.4 / 60.5 (B0's k-loop 8.7 -> 9.2 in the trace), M=64 and M=128 KV=8192
+ * -2.4 / -2.5, M=16 KV=65536 -1.5, M=1 +0.4. */
+#ifdef MRT_MEGA_IQ_RFAC
+static __shared__ float mrt_mega_iq_rfac[128];
+static __device__ __forceinline__ bool mrt_mega_iq_rfac_on(const mrt_mega_op &o) {
+    return o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(o.epi);
+}
+#endif
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op &o, const CUtensorMap *tw,
                                                                const CUtensorMap *tx, const uint32_t *pl,
@@ -223,6 +240,14 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
 #endif
         if (!MRT_MEGA_PRO_PROBE && ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
+#ifdef MRT_MEGA_IQ_RFAC
+    } else if (warp == 3) {
+        if (KIND == MRT_GEMM_FP8 && mrt_mega_iq_rfac_on(o)) {
+            static_assert(TN <= 128, "INDEX_Q row factors: a tile's rows fit mrt_mega_iq_rfac");
+            mrt_mbar_wait_full(bars.scales(), 0, a.diag);
+            for (int m = t.m0 + lane; m < m1; m += 32) mrt_mega_iq_rfac[m - t.m0] = mrt_epi_iq_row_factor(o.epi, m);
+        }
+#endif
     } else if (warp >= 4) {
         const int ctid = (int)threadIdx.x - 128;
         mrt_gemm_compute<KIND, TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
@@ -408,7 +433,10 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
      * session 15 runs 1-2, as -DMRT_MEGA_IQ_INPUTS_FIRST): mega -0.4 us roundrobin (six A B
      * pairs, -1.4 .. +0.4), -1.0 / -1.3 critical-path; D1 computed -> published 8.5 -> 8.0. */
     if (o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(e)) {
-        const mrt_epi_iq_loads l = mrt_epi_index_q_load(g, e, row, u.h0 + pc);
+        mrt_epi_iq_loads l = mrt_epi_index_q_load(g, e, row, u.h0 + pc);
+#ifdef MRT_MEGA_IQ_RFAC
+        l.r = mrt_mega_iq_rfac[row - u.m0], l.has_r = 1; /* the tile's warp 3 (above) */
+#endif
         const mrt_epi_row cr = mrt_epi_sum_columns(g, o.part, sm.sumg(g, gi), (long long)e.M * N, o.nsplit, N, row, c0, c1);
         g.sync();
         MRT_MEGA_JOB_STAMP(MRT_PH_VISIBLE);

@@ -317,19 +317,28 @@ static __device__ __forceinline__ float mrt_epi_iq_gate(const mrt_epi_args &a, i
 static __device__ __forceinline__ float mrt_epi_iq_ssq(const mrt_epi_args &a, int row, int b) {
     return a.ssq_in[row * (a.K / 128) + b];
 }
+/* Row `row`'s RMS factor for INDEX_Q from its block sums, in index order (the PRE path's sum
+ * over its row buffer: the same values in the same order, so the same bits). */
+static __device__ __forceinline__ float mrt_epi_iq_row_factor(const mrt_epi_args &a, int row) {
+    double ss = 0;
+    for (int b = 0; b < a.K / 128; b++) ss += (double)mrt_epi_iq_ssq(a, row, b);
+    return mrt_rms_factor(ss, a.K, a.eps);
+}
 /* INDEX_Q's row inputs as loaded, before any arithmetic on them (the megakernel's
  * finalization loads them before the split planes, mega_gemm.cuh): this thread's RoPE pair,
  * its lane's gate partial and q_a block sum (both counts at most 32:
  * mrt_epi_index_q_loads_fit). */
 struct mrt_epi_iq_loads {
     float rc, rsn, gv, sv;
+    float r;   /* the row's RMS factor when has_r (computed earlier from the same block sums in */
+    int has_r; /* the same order: the megakernel's D1 tiles, mega_gemm.cuh), else computed here */
 };
 static __device__ __forceinline__ bool mrt_epi_index_q_loads_fit(const mrt_epi_args &a) {
     return a.gate_partials <= 32 && a.K / 128 <= 32;
 }
 static __device__ __forceinline__ mrt_epi_iq_loads mrt_epi_index_q_load(const mrt_grp &g, const mrt_epi_args &a, int row,
                                                                         int h) {
-    mrt_epi_iq_loads l = {0, 0, 0, 0};
+    mrt_epi_iq_loads l = {0, 0, 0, 0, 0, 0};
     const int lane = (int)threadIdx.x & 31;
     if (g.tid < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, g.tid, &l.rc, &l.rsn);
     if (lane < a.gate_partials) l.gv = mrt_epi_iq_gate(a, row, h, lane);
@@ -366,9 +375,13 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
         g.sync();
         probe(2);
         for (int s = 0; s < a.gate_partials; s++) gs = __fadd_rn(gs, rowbuf[s]);
-        double ss = 0;
-        for (int b = 0; b < a.K / 128; b++) ss += (double)rowbuf[32 + b];
-        r = mrt_rms_factor(ss, a.K, a.eps);
+        if (l.has_r) {
+            r = l.r;
+        } else {
+            double ss = 0;
+            for (int b = 0; b < a.K / 128; b++) ss += (double)rowbuf[32 + b];
+            r = mrt_rms_factor(ss, a.K, a.eps);
+        }
         g.sync(); /* rowbuf is the row's next */
     } else {
         if (i < a.rope / 2) mrt_rope_cs_dev(a, row, a.rope, i, &rc, &rsn);
@@ -397,7 +410,7 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
 }
 static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row, int h,
                                        float *fscratch, float *rowbuf) {
-    mrt_epi_index_q_t<false>(g, a, cr, row, h, mrt_epi_iq_loads{0, 0, 0, 0}, fscratch, rowbuf);
+    mrt_epi_index_q_t<false>(g, a, cr, row, h, mrt_epi_iq_loads{0, 0, 0, 0, 0, 0}, fscratch, rowbuf);
 }
 
 /* Q_B fused into the store of its GEMM (the serial and cmp executors' D0 when the GEMM is not
