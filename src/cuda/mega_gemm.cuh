@@ -175,6 +175,14 @@ static __shared__ float mrt_mega_iq_rfac[128];
 static __device__ __forceinline__ bool mrt_mega_iq_rfac_on(const mrt_mega_op &o) {
     return o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(o.epi);
 }
+/* warp 3's part, a call (MRT_MEGA_IQ_RFAC=2) so that the tile function's code around it stays
+ * as it was: B0's tile no longer slower, M=16 KV=8192 level (60.0-60.1 both), M=64 KV=8192
+ * 102.2 -> 97.5 us (run 8); the candidate default once the tree's checks run on it */
+static __device__ __noinline__ void mrt_mega_iq_row_factors(const mrt_mega_op &o, int m0, int m1, uint32_t scales,
+                                                            unsigned *diag, int lane) {
+    mrt_mbar_wait_full(scales, 0, diag);
+    for (int m = m0 + lane; m < m1; m += 32) mrt_mega_iq_rfac[m - m0] = mrt_epi_iq_row_factor(o.epi, m);
+}
 #endif
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op &o, const CUtensorMap *tw,
@@ -244,8 +252,12 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
     } else if (warp == 3) {
         if (KIND == MRT_GEMM_FP8 && mrt_mega_iq_rfac_on(o)) {
             static_assert(TN <= 128, "INDEX_Q row factors: a tile's rows fit mrt_mega_iq_rfac");
+#if MRT_MEGA_IQ_RFAC == 2
+            mrt_mega_iq_row_factors(o, t.m0, m1, bars.scales(), a.diag, lane);
+#else
             mrt_mbar_wait_full(bars.scales(), 0, a.diag);
             for (int m = t.m0 + lane; m < m1; m += 32) mrt_mega_iq_rfac[m - t.m0] = mrt_epi_iq_row_factor(o.epi, m);
+#endif
         }
 #endif
     } else if (warp >= 4) {
