@@ -165,7 +165,8 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
  * are B0's, covered by that wait), for the finalization's jobs, which read it instead of
  * computing it (0.8 us of a job's 2.7 on the M=16 chain, H200 session 36 run 6). Every member
  * of a group has the unit's rows, and a member finalizes right after its own tile, so the
- * factors in its shared memory are its unit's; mrt_epi_iq_row_factor gives the job's own bits
+ * factors in its shared memory are its unit's; mrt_fold_factor sums the block sums in the job's
+ * own order, so it gives the job's own bits
  * (run 7: test_mega_prefix 95 passed, mega = serial digests). Measured (run 7, A B in one
  * run): D1 computed -> published 6.85 -> 6.05 us, but the step at M=16 KV=8192 59.8 / 59.7 /
  * 60.0 -> 60.3 / 60.4 / 60.5 (B0's k-loop 8.7 -> 9.2 in the trace), M=64 and M=128 KV=8192
@@ -175,13 +176,20 @@ static __shared__ float mrt_mega_iq_rfac[128];
 static __device__ __forceinline__ bool mrt_mega_iq_rfac_on(const mrt_mega_op &o) {
     return o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(o.epi);
 }
-/* warp 3's part, a call (MRT_MEGA_IQ_RFAC=2) so that the tile function's code around it stays
- * as it was: B0's tile no longer slower, M=16 KV=8192 level (60.0-60.1 both), M=64 KV=8192
- * 102.2 -> 97.5 us (run 8); the candidate default once the tree's checks run on it */
-static __device__ __noinline__ void mrt_mega_iq_row_factors(const mrt_mega_op &o, int m0, int m1, uint32_t scales,
-                                                            unsigned *diag, int lane) {
+/* warp 3's part: inlined into the tile (MRT_MEGA_IQ_RFAC=1, run 7) or a call (=2) so that the
+ * tile function's code around it stays as it was: B0's tile no longer slower, M=16 KV=8192
+ * level (60.0-60.1 both), M=64 KV=8192 102.2 -> 97.5 us (run 8); the candidate default once the
+ * tree's checks run on it */
+static __device__ __forceinline__ void mrt_mega_iq_row_factors_in(const mrt_mega_op &o, int m0, int m1,
+                                                                  uint32_t scales, unsigned *diag, int lane) {
+    const mrt_epi_args &e = o.epi;
     mrt_mbar_wait_full(scales, 0, diag);
-    for (int m = m0 + lane; m < m1; m += 32) mrt_mega_iq_rfac[m - m0] = mrt_epi_iq_row_factor(o.epi, m);
+    for (int m = m0 + lane; m < m1; m += 32)
+        mrt_mega_iq_rfac[m - m0] = mrt_fold_factor(e.ssq_in, m, e.K / 128, e.K, e.eps);
+}
+static __device__ __noinline__ void mrt_mega_iq_row_factors_call(const mrt_mega_op &o, int m0, int m1,
+                                                                 uint32_t scales, unsigned *diag, int lane) {
+    mrt_mega_iq_row_factors_in(o, m0, m1, scales, diag, lane);
 }
 #endif
 template <int KIND, int TN>
@@ -253,10 +261,9 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
         if (KIND == MRT_GEMM_FP8 && mrt_mega_iq_rfac_on(o)) {
             static_assert(TN <= 128, "INDEX_Q row factors: a tile's rows fit mrt_mega_iq_rfac");
 #if MRT_MEGA_IQ_RFAC == 2
-            mrt_mega_iq_row_factors(o, t.m0, m1, bars.scales(), a.diag, lane);
+            mrt_mega_iq_row_factors_call(o, t.m0, m1, bars.scales(), a.diag, lane);
 #else
-            mrt_mbar_wait_full(bars.scales(), 0, a.diag);
-            for (int m = t.m0 + lane; m < m1; m += 32) mrt_mega_iq_rfac[m - t.m0] = mrt_epi_iq_row_factor(o.epi, m);
+            mrt_mega_iq_row_factors_in(o, t.m0, m1, bars.scales(), a.diag, lane);
 #endif
         }
 #endif

@@ -317,13 +317,6 @@ static __device__ __forceinline__ float mrt_epi_iq_gate(const mrt_epi_args &a, i
 static __device__ __forceinline__ float mrt_epi_iq_ssq(const mrt_epi_args &a, int row, int b) {
     return a.ssq_in[row * (a.K / 128) + b];
 }
-/* Row `row`'s RMS factor for INDEX_Q from its block sums, in index order (the PRE path's sum
- * over its row buffer: the same values in the same order, so the same bits). */
-static __device__ __forceinline__ float mrt_epi_iq_row_factor(const mrt_epi_args &a, int row) {
-    double ss = 0;
-    for (int b = 0; b < a.K / 128; b++) ss += (double)mrt_epi_iq_ssq(a, row, b);
-    return mrt_rms_factor(ss, a.K, a.eps);
-}
 /* INDEX_Q's row inputs as loaded, before any arithmetic on them (the megakernel's
  * finalization loads them before the split planes, mega_gemm.cuh): this thread's RoPE pair,
  * its lane's gate partial and q_a block sum (both counts at most 32:
