@@ -159,37 +159,33 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
 #ifndef MRT_MEGA_PRO_PROBE
 #define MRT_MEGA_PRO_PROBE 0
 #endif
-/* -DMRT_MEGA_IQ_RFAC (an A B, not the default): D1's (INDEX_Q's) RMS factor of each of the
- * tile's rows, computed by the tile's idle warp 3 while the k-loop runs (after the scales
- * barrier, which the activation loader's lanes arrive on after its input wait: the block sums
- * are B0's, covered by that wait), for the finalization's jobs, which read it instead of
- * computing it (0.8 us of a job's 2.7 on the M=16 chain, H200 session 36 run 6). Every member
- * of a group has the unit's rows, and a member finalizes right after its own tile, so the
- * factors in its shared memory are its unit's; mrt_fold_factor sums the block sums in the job's
- * own order, so it gives the job's own bits
- * (run 7: test_mega_prefix 95 passed, mega = serial digests). Measured (run 7, A B in one
- * run): D1 computed -> published 6.85 -> 6.05 us, but the step at M=16 KV=8192 59.8 / 59.7 /
- * 60.0 -> 60.3 / 60.4 / 60.5 (B0's k-loop 8.7 -> 9.2 in the trace), M=64 and M=128 KV=8192
- * -2.4 / -2.5, M=16 KV=65536 -1.5, M=1 +0.4. */
-#ifdef MRT_MEGA_IQ_RFAC
+/* D1's (INDEX_Q's) RMS factor of each of the tile's rows, computed by the tile's idle warp 3
+ * while the k-loop runs (after the scales barrier, which the activation loader's lanes arrive
+ * on after its input wait: the block sums are B0's, covered by that wait), for the
+ * finalization's jobs, which read it instead of computing it (0.8 us of a job's 2.7 on the
+ * M=16 chain, H200 session 36 run 6). Every member of a group has the unit's rows, and a member
+ * finalizes right after its own tile, so the factors in its shared memory are its unit's;
+ * mrt_fold_factor sums the block sums in the job's own order, so it gives the job's own bits
+ * (test_mega_prefix: mega = serial bytes). Warp 3's part is a __noinline__ call: inlined into
+ * the tile (session 36 run 7) the tile function's code moved around it and B0's tile, which
+ * runs none of it, slowed (input -> computed 8.70 -> 9.15 us, M=16 KV=8192 +0.6); as a call
+ * (run 8, A B in one run against it off): D1 computed -> published 6.94 -> 6.11 us, M=16
+ * KV=8192 level, M=64 KV=8192 102.2 -> 97.5, M=16 KV=65536 -0.7, M=1 -0.3, M=128 -0.4.
+ * -DMRT_MEGA_IQ_RFAC=0 (A B builds) leaves it to the jobs, as until session 37. */
+#ifndef MRT_MEGA_IQ_RFAC
+#define MRT_MEGA_IQ_RFAC 1
+#endif
+#if MRT_MEGA_IQ_RFAC
 static __shared__ float mrt_mega_iq_rfac[128];
 static __device__ __forceinline__ bool mrt_mega_iq_rfac_on(const mrt_mega_op &o) {
     return o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(o.epi);
 }
-/* warp 3's part: inlined into the tile (MRT_MEGA_IQ_RFAC=1, run 7) or a call (=2) so that the
- * tile function's code around it stays as it was: B0's tile no longer slower, M=16 KV=8192
- * level (60.0-60.1 both), M=64 KV=8192 102.2 -> 97.5 us (run 8); the candidate default once the
- * tree's checks run on it */
-static __device__ __forceinline__ void mrt_mega_iq_row_factors_in(const mrt_mega_op &o, int m0, int m1,
-                                                                  uint32_t scales, unsigned *diag, int lane) {
+static __device__ __noinline__ void mrt_mega_iq_row_factors(const mrt_mega_op &o, int m0, int m1, uint32_t scales,
+                                                            unsigned *diag, int lane) {
     const mrt_epi_args &e = o.epi;
     mrt_mbar_wait_full(scales, 0, diag);
     for (int m = m0 + lane; m < m1; m += 32)
         mrt_mega_iq_rfac[m - m0] = mrt_fold_factor(e.ssq_in, m, e.K / 128, e.K, e.eps);
-}
-static __device__ __noinline__ void mrt_mega_iq_row_factors_call(const mrt_mega_op &o, int m0, int m1,
-                                                                 uint32_t scales, unsigned *diag, int lane) {
-    mrt_mega_iq_row_factors_in(o, m0, m1, scales, diag, lane);
 }
 #endif
 template <int KIND, int TN>
@@ -256,15 +252,11 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
 #endif
         if (!MRT_MEGA_PRO_PROBE && ph && lane == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
-#ifdef MRT_MEGA_IQ_RFAC
+#if MRT_MEGA_IQ_RFAC
     } else if (warp == 3) {
         if (KIND == MRT_GEMM_FP8 && mrt_mega_iq_rfac_on(o)) {
             static_assert(TN <= 128, "INDEX_Q row factors: a tile's rows fit mrt_mega_iq_rfac");
-#if MRT_MEGA_IQ_RFAC == 2
-            mrt_mega_iq_row_factors_call(o, t.m0, m1, bars.scales(), a.diag, lane);
-#else
-            mrt_mega_iq_row_factors_in(o, t.m0, m1, bars.scales(), a.diag, lane);
-#endif
+            mrt_mega_iq_row_factors(o, t.m0, m1, bars.scales(), a.diag, lane);
         }
 #endif
     } else if (warp >= 4) {
@@ -453,7 +445,7 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
      * pairs, -1.4 .. +0.4), -1.0 / -1.3 critical-path; D1 computed -> published 8.5 -> 8.0. */
     if (o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(e)) {
         mrt_epi_iq_loads l = mrt_epi_index_q_load(g, e, row, u.h0 + pc);
-#ifdef MRT_MEGA_IQ_RFAC
+#if MRT_MEGA_IQ_RFAC
         l.r = mrt_mega_iq_rfac[row - u.m0], l.has_r = 1; /* the tile's warp 3 (above) */
 #endif
         const mrt_epi_row cr = mrt_epi_sum_columns(g, o.part, sm.sumg(g, gi), (long long)e.M * N, o.nsplit, N, row, c0, c1);
