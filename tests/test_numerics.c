@@ -179,6 +179,35 @@ static void test_scales(void) {
     CHECK(bad == 0, "%d of 5000 pow2 scales are not the smallest power of two >= amax/448", bad);
 }
 
+/* mrt_pow2_inv: the quantizations' x * (1 / s) for a scale s = 2^e of mrt_pow2_scale gives
+ * x / s's bits: 1 / s is exact for every e the scale takes (-22 .. 120), and the product
+ * rounds the same real number once. Random bit patterns cover subnormal and overflowing
+ * results, infinities and NaNs; tests/gpu/test_numerics_gpu.cu checks the device's
+ * reciprocal over all 2^32 inputs. */
+static void test_pow2_inv(void) {
+    int bad_inv = 0, bad = 0, nan_bad = 0;
+    uint32_t st = 0x9E3779B9u;
+    for (int e = -22; e <= 120; e++) {
+        const float s = ldexpf(1.0f, e), inv = mrt_pow2_inv(s);
+        if (inv != ldexpf(1.0f, -e)) bad_inv++;
+        for (int i = 0; i < 20000; i++) {
+            st = st * 1664525u + 1013904223u;
+            const float x = mrt_bits_f32(st ^ (st >> 15) * 2654435761u);
+            const float q = x / s, p = x * inv;
+            if (isnan(q) || isnan(p)) nan_bad += isnan(q) != isnan(p);
+            else if (mrt_f32_bits(q) != mrt_f32_bits(p)) bad++;
+        }
+    }
+    CHECK(bad_inv == 0, "%d of 143 powers of two 2^e have mrt_pow2_inv != 2^-e", bad_inv);
+    CHECK(bad == 0 && nan_bad == 0, "x * mrt_pow2_inv(s) differs from x / s at %d inputs (%d NaN)", bad, nan_bad);
+    const float amax[] = {0.0f, 1e-30f, 0.37f, 448.0f, 449.0f, 3e5f, 1e30f, FLT_MAX};
+    for (size_t i = 0; i < sizeof amax / sizeof amax[0]; i++) {
+        const float s = mrt_pow2_scale(amax[i]), inv = mrt_pow2_inv(s);
+        CHECK(s * inv == 1.0f && is_pow2(inv), "pow2_scale(%g) = %g: its inverse %g is not exact", (double)amax[i],
+              (double)s, (double)inv);
+    }
+}
+
 static void test_rope(void) {
     float c, s;
     for (int i = 0; i < 32; i++) {
@@ -201,6 +230,7 @@ int main(void) {
     test_e4m3_rounding();
     test_bf16();
     test_scales();
+    test_pow2_inv();
     test_rope();
     TEST_MAIN_END();
 }

@@ -112,6 +112,19 @@ MRT_NUM_FN float mrt_pow2_scale(float amax) {
     return ldexpf(1.0f, f == 0.5f ? e - 1 : e);
 }
 
+/* 1 / s for a scale s of mrt_pow2_scale, so that the device's quantizations multiply instead
+ * of divide (__fdiv_rn is a ~20-instruction sequence with a called slow path, on the
+ * finalizations' dependent chain): s is 2^e with -22 <= e <= 120, so 1 / s = 2^-e exactly, and
+ * x * 2^-e and x / 2^e are the same real number rounded once to nearest: the same bits, for
+ * every x (subnormal results, infinities and NaN included). */
+MRT_NUM_FN float mrt_pow2_inv(float s) {
+#ifdef __CUDA_ARCH__
+    return __frcp_rn(s);
+#else
+    return 1.0f / s;
+#endif
+}
+
 /* RoPE, interleaved pairs (2i, 2i+1) of a rot_dim-wide slice:
  * inv_freq_i = fp32(theta^(-2i/rot_dim)), angle = fp32(pos) * inv_freq_i rounded to fp32,
  * cos/sin of that fp32 angle rounded to fp32. Host only (GPU executors read a table the

@@ -277,7 +277,7 @@ static __device__ void mrt_epi_index_k(const mrt_grp &g, const mrt_epi_args &a, 
     y = rowbuf[i];
     float ks = mrt_pow2_scale(mrt_grp_max(g, fabsf(y), fscratch));
     uint8_t *base = a.idx_cache + (size_t)blk * a.block_tokens * (128 + 4);
-    base[off * 128 + i] = mrt_f32_to_e4m3(__fdiv_rn(y, ks));
+    base[off * 128 + i] = mrt_f32_to_e4m3(__fmul_rn(y, mrt_pow2_inv(ks))); /* = y / ks */
     if (i == 0) memcpy(base + a.block_tokens * 128 + off * 4, &ks, 4);
 }
 
@@ -396,9 +396,9 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
     probe(1);
     float amax = 0;
     for (int d = i; d < a.dim; d += g.n) amax = fmaxf(amax, fabsf(rowbuf[d]));
-    float qs = mrt_pow2_scale(mrt_grp_max(g, amax, fscratch));
+    const float qs = mrt_pow2_scale(mrt_grp_max(g, amax, fscratch)), qi = mrt_pow2_inv(qs);
     for (int d = i; d < a.dim; d += g.n)
-        a.q8i[((size_t)row * a.heads + h) * a.dim + d] = mrt_f32_to_e4m3(__fdiv_rn(rowbuf[d], qs));
+        a.q8i[((size_t)row * a.heads + h) * a.dim + d] = mrt_f32_to_e4m3(__fmul_rn(rowbuf[d], qi)); /* = / qs */
     if (i == 0) a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), a.iq_c1), a.iq_c2);
 }
 static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row, int h,
