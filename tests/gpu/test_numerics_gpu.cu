@@ -16,9 +16,9 @@
 #define PER_THREAD 256 /* inputs a thread converts: 2^32 / (256 threads x 65536 blocks x 256) */
 
 struct result {
-    unsigned long long covered;          /* inputs converted */
-    unsigned e4m3_bad, bf16_bad, inv_bad;         /* mismatches */
-    unsigned e4m3_first, bf16_first, inv_first;   /* the smallest input bits that differ (0xFFFFFFFF: none) */
+    unsigned long long covered;                 /* inputs converted */
+    unsigned e4m3_bad, bf16_bad, inv_bad;       /* mismatches */
+    unsigned e4m3_first, bf16_first, inv_first; /* the smallest input bits that differ (0xFFFFFFFF: none) */
 };
 
 __global__ void compare_all(result *r) {
