@@ -45,10 +45,9 @@ MRT_FASTDIV_FN uint32_t mrt_fastdiv_q(uint32_t j, mrt_fastdiv f) {
     return (uint32_t)(((uint64_t)j * f.mul) >> f.shift);
 }
 
-
 /* Division of small non-negative ints by a divisor known only on the device (a finalization
- * unit's pieces: mega_gemm.cuh), where the host cannot fill a multiply-shift: q = trunc(j * r) with the
- * divisor's float reciprocal r = fl(1 / d) taken once, then one correction up. Exact for
+ * unit's pieces: mega_gemm.cuh), where the host cannot fill a multiply-shift: q = trunc(j * r)
+ * with the divisor's float reciprocal r = fl(1 / d) taken once, then one correction up. Exact for
  * 0 <= j < 2^23 and 1 <= d < 2^23: j is exact in a float and fl(j * r) is j / d within a
  * relative 2^-23 (two roundings of 2^-24). Above, that is j / d + less than j 2^-23 / d < 1 / d,
  * and j / d is at most 1 / d below the next integer, so the truncation never passes the
