@@ -1,8 +1,7 @@
-/* Unit test of src/core/fastdiv.h: the multiply-shift quotient (and below, the float-reciprocal
- * one, test_smalldiv) equals j / d for every
- * divisor 1..4100, every dividend below 70000, and dividends near the ends of the range
- * (2^31 - 1 down, powers of two and their neighbours, multiples of d and their neighbours),
- * then random pairs over the whole domain. */
+/* Unit test of src/core/fastdiv.h: the multiply-shift quotient equals j / d for every divisor
+ * 1..4100, every dividend below 70000, and dividends near the ends of the range (2^31 - 1
+ * down, powers of two and their neighbours, multiples of d and their neighbours), then random
+ * pairs over the whole domain; the float-reciprocal one likewise below 2^23 (test_smalldiv). */
 #include <stdint.h>
 #include <stdlib.h>
 
