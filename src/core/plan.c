@@ -468,16 +468,17 @@ static mrt_status finish_plan(mrt_plan *p, double t0, mrt_plan **out) {
  * (KV=65536) was priced 20-25 us low and measured 4-29 us slower. Until session 38 a
  * candidate was taken only below 95% of the default's estimate (session 23's M=64 KV=65536,
  * 3.7% below and 16 us slower). Session 38 (runs 1-2, both candidates and the default tiling
- * measured at 21 shapes, M 1..128, KV 1024..65536): every candidate priced below the default
- * plan was faster, the five within 5% by 3.5-12.4 us (M=1 KV=8192 52.88 against 56.43, M=2 /
- * 4 / 8 KV=8192 55.34 / 57.09 / 56.29 against 63.39 / 63.45 / 65.29, M=4 KV=65536 86.15
- * against 98.54); the two priced above it lost (M=128 KV=65536, 1.004x the estimate, 367.34
- * against 356.40) or gained 1.5-2 us (M=1 KV=1024, M=2 KV=65536, 1.010-1.017x). The model's
- * remaining miss is M=64 KV=65536 (D1 halved priced 5.4% below, under critical-path, and 15 us
- * slower than the default tiling under roundrobin). Every candidate is tiled, lowered and
- * placed (auto's two placements); only the one taken is encoded and verified. A candidate
- * that cannot be planned (a split its GEMM's K blocks do not take) is skipped; its message
- * stays in the context although the build succeeds. */
+ * measured at 21 shapes, M 1..128, KV 1024..65536, one run each): of the 28 candidates priced
+ * below the default plan 26 were faster (2.3-13.1 us), the five the margin refused by 3.5-12.4
+ * (M=1 KV=8192 52.88 against 56.43, M=2 / 4 / 8 KV=8192 55.34 / 57.09 / 56.29 against 63.39 /
+ * 63.45 / 65.29, M=4 KV=65536 86.15 against 98.54); slower: M=128 KV=8192's D1 halved alone
+ * (+4.4 us; the chunk-doubled one, priced lower, is taken: -4.6) and M=64 KV=65536 (D1 halved
+ * under critical-path, priced 5.4% below, 14.9 us slower than the default tiling under
+ * roundrobin: the model's miss there). Of the 8 priced above it 7 were faster too (1.4-5.5 us),
+ * but M=128 KV=65536's (1.004x the estimate) 10.9 us slower: no margin the other way either.
+ * Every candidate is tiled, lowered and placed (auto's two placements); only the one taken is
+ * encoded and verified. A candidate that cannot be planned (a split its GEMM's K blocks do not
+ * take) is skipped; its message stays in the context although the build succeeds. */
 #define MRT_TUNE_MAX_CHUNK 512
 
 static mrt_status build_tuned(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
