@@ -370,12 +370,19 @@ static void test_auto_policy(mrt_context *ctx) {
     for (int k = 0; k < 2; k++) mrt_plan_free(p[k]), mrt_graph_free(g[k]);
 }
 
+/* Tuning's options for candidate k (0 the default tiling, 1 the split halved, 2 and the chunk
+ * doubled), as plan.c writes them. */
+static void cand_opts(char *buf, size_t n, int k, const char *split, const char *chunk) {
+    if (k) snprintf(buf, n, "--split %s%s%s", split, k == 2 ? " --chunk " : "", k == 2 ? chunk : "");
+    else snprintf(buf, n, "%s", "");
+}
+
 /* Tuning (the default: auto, no split / chunk / place given): at each of the 12 shapes the
  * plan is exactly the candidate the rule picks, rebuilt here with explicit options and
  * tune = 0 (the default tiling, D1's split halved, and that with E1's chunk doubled while
  * <= 512 keys; the lowest estimate when below the default tiling's), task by task
- * and event by event, and says so in `tuned`; both outcomes occur; a given --split, or
- * tune = 0, plans once. */
+ * and event by event, and says so in `tuned`, and records each tiling it compared with its
+ * estimate; both outcomes occur; a given --split, or tune = 0, plans once. */
 static void test_tuning(mrt_context *ctx) {
     glm5_config c = glm5_config_glm5();
     int tuned = 0, kept = 0;
@@ -403,12 +410,27 @@ static void test_tuning(mrt_context *ctx) {
         if (p[3] && p[want]) {
             bool same = same_queues(p[3], p[want]) && p[3]->n_events == p[want]->n_events &&
                         p[3]->estimate_us == p[want]->estimate_us;
-            char says[96] = "";
-            if (want) snprintf(says, sizeof says, "--split %s%s%s", split, want == 2 ? " --chunk " : "", want == 2 ? chunk : "");
+            char says[96];
+            cand_opts(says, sizeof says, want, split, chunk);
             CHECK(same && !strcmp(mrt_plan_get_info(p[3]).tuned, says),
                   "M=%d KV=%d: the default plan is not candidate %d (estimates %.1f / %.1f / %.1f, it %.1f, tuned \"%s\")",
                   sweep_shapes[i].m, sweep_shapes[i].kv, want, p[0]->estimate_us, p[1] ? p[1]->estimate_us : 0,
                   p[2] ? p[2]->estimate_us : 0, p[3]->estimate_us, mrt_plan_get_info(p[3]).tuned);
+            /* the plan records what tuning compared (`megartp plan`'s tuning line): each tiling
+             * built here, in order, with its estimate */
+            int n = 0;
+            for (int k = 0; k < 3; k++) {
+                if (!p[k]) continue;
+                char want_opts[96];
+                cand_opts(want_opts, sizeof want_opts, k, split, chunk);
+                CHECK(n < p[3]->n_tune && !strcmp(p[3]->tune[n].opts, want_opts) &&
+                          p[3]->tune[n].estimate_us == p[k]->estimate_us,
+                      "M=%d KV=%d: tuning's record %d is not \"%s\" at %.3f us", sweep_shapes[i].m, sweep_shapes[i].kv, n,
+                      want_opts, p[k]->estimate_us);
+                n++;
+            }
+            CHECK(p[3]->n_tune == n, "M=%d KV=%d: tuning recorded %d tilings, built %d", sweep_shapes[i].m,
+                  sweep_shapes[i].kv, p[3]->n_tune, n);
             if (want) tuned++;
             else kept++;
         }
@@ -422,8 +444,9 @@ static void test_tuning(mrt_context *ctx) {
     mrt_plan *p = build(ctx, &c, (glm5_shape){16, 2, 8192}, o, &g);
     if (p) {
         const mrt_op *d1 = mrt_graph_find_op(g, "D1");
-        CHECK(!*mrt_plan_get_info(p).tuned && p->cfg[d1->id].split == 4, "--split B0=2: tuned \"%s\", D1 split %d",
-              mrt_plan_get_info(p).tuned, p->cfg[d1->id].split);
+        CHECK(!*mrt_plan_get_info(p).tuned && p->cfg[d1->id].split == 4 && p->n_tune == 0,
+              "--split B0=2: tuned \"%s\", D1 split %d, %d tilings compared", mrt_plan_get_info(p).tuned,
+              p->cfg[d1->id].split, p->n_tune);
     }
     mrt_plan_free(p), mrt_graph_free(g);
 }

@@ -207,6 +207,12 @@ typedef struct mrt_plan_tensor {
     bool planned_input;  /* produced by an op left out of the plan (--ops) */
 } mrt_plan_tensor;
 
+/* A tiling tuning planned (plan.c build_tuned): its options and its cost-model step. */
+typedef struct mrt_tune_cand {
+    char opts[160];     /* "--split D1=2 --chunk E1=256"; "" for the default tiling */
+    double estimate_us; /* under auto's placement */
+} mrt_tune_cand;
+
 struct mrt_plan {
     mrt_context *ctx;
     const mrt_graph *g;
@@ -250,6 +256,8 @@ struct mrt_plan {
     int max_slices;       /* add-RMSNorm-quant's default row slices at most this many, 0: as its
                              default (plan.c build_queues) */
     char tuned[160];      /* tuning's options where it changed the tiling (plan.c), else "" */
+    int n_tune;           /* tuning's plans (plan.c build_tuned; 0 when it did not run) */
+    mrt_tune_cand tune[3];
 };
 
 static inline const mrt_access *mrt_task_acc(const struct mrt_plan *p, const mrt_task *k) { return p->acc + k->acc0; }

@@ -486,6 +486,8 @@ static mrt_status build_tuned(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
     mrt_plan *best = NULL;
     mrt_status s = build_queues(g, o, &best);
     if (s) return s;
+    mrt_tune_cand cand_of[3] = {{.opts = "", .estimate_us = best->estimate_us}};
+    int n = 1;
     int e = -1, q = -1;
     for (int i = 0; i < best->n_ops && e < 0; i++) {
         const mrt_op *op = &g->ops[best->ops[i]];
@@ -504,16 +506,21 @@ static mrt_status build_tuned(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
             oc.tune = 0, oc.split = split, oc.chunk = c ? chunk : NULL;
             mrt_plan *cand = NULL;
             if (build_queues(g, oc, &cand)) continue; /* a split the op's K blocks do not take: no candidate */
+            mrt_tune_cand *t = &cand_of[n++];
+            snprintf(t->opts, sizeof t->opts, "--split %s%s%s", split, c ? " --chunk " : "", c ? chunk : "");
+            t->estimate_us = cand->estimate_us;
             if (cand->estimate_us < best->estimate_us) {
                 mrt_plan_free(best);
                 best = cand;
-                snprintf(best->tuned, sizeof best->tuned, "--split %s%s%s", split, c ? " --chunk " : "", c ? chunk : "");
+                snprintf(best->tuned, sizeof best->tuned, "%s", t->opts);
             } else {
                 mrt_plan_free(cand);
             }
         }
     }
     best->opts = o; /* the caller's options; best->tuned says what tuning changed */
+    best->n_tune = n; /* every tiling planned, the taken one among them */
+    memcpy(best->tune, cand_of, sizeof cand_of);
     return finish_plan(best, t0, out);
 }
 

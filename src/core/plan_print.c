@@ -87,6 +87,13 @@ static void print_table(const mrt_plan *p, FILE *f, const int *cfirst, const int
                 mrt_policy_name(p->placed), p->estimate_us,
                 mrt_policy_name(p->placed == MRT_POLICY_CRITICAL_PATH ? MRT_POLICY_ROUNDROBIN : MRT_POLICY_CRITICAL_PATH),
                 p->auto_other_us, 100 * MRT_AUTO_RATIO, MRT_AUTO_CP_TOKENS);
+    if (p->n_tune > 1) { /* what tuning compared (plan.c build_tuned) */
+        fprintf(f, "tuning:");
+        for (int i = 0; i < p->n_tune; i++)
+            fprintf(f, "%s %s %.1f us%s", i ? "," : "", *p->tune[i].opts ? p->tune[i].opts : "the default tiling",
+                    p->tune[i].estimate_us, !strcmp(p->tune[i].opts, p->tuned) ? " (taken)" : "");
+        fprintf(f, " (cost-model steps; the lowest is taken)\n");
+    }
     fprintf(f, "build: %.1f us (validate %.0f, tile + lower %.0f, place %.0f, encode %.0f, "
                "verify %.0f)\n", p->build_us, p->phase_us[0], p->phase_us[1], p->phase_us[2], p->phase_us[3],
             p->phase_us[4]);
@@ -116,6 +123,10 @@ static void print_json(const mrt_plan *p, FILE *f, const int *cfirst, const int 
     fprintf(f, "{\"tasks\": %d, \"events\": %d, \"queue_shape\": [%d, %d, %d], \"build_us\": %.3f, \"estimate_us\": %.3f,\n"
                " \"policy\": \"%s\",\n", p->n_tasks, p->n_events, p->workers, p->max_len, MRT_INSTR_WORDS, p->build_us,
             p->estimate_us, mrt_policy_name(p->placed));
+    /* what tuning compared: [options, cost-model step] a tiling, "" the default one */
+    fprintf(f, " \"tuned\": \"%s\", \"tuning\": [", p->tuned);
+    for (int i = 0; i < p->n_tune; i++) fprintf(f, "%s[\"%s\", %.3f]", i ? ", " : "", p->tune[i].opts, p->tune[i].estimate_us);
+    fprintf(f, "],\n");
     fprintf(f, " \"queue_lengths\": [");
     for (int w = 0; w < p->workers; w++) fprintf(f, "%s%d", w ? ", " : "", p->queue_len[w]);
     fprintf(f, "],");
