@@ -15,7 +15,9 @@ schedule.c uses for that kind (TERMS below). Printed: each kind's coefficients i
 schedule.c's order (fixed, per_token, bytes_x, per_mflop) with the fit's median and worst
 relative error, and per pair the measured span against the queues replayed with (a) each
 instruction's own measured time (the check that queues + events explain the span) and (b)
-the fitted costs: the estimate the refitted model would give that plan.
+the fitted costs: the estimate the refitted model would give that plan. Last, per pair and op,
+the median measured time of its tasks against the median of the plan's cost for them less the
+gap (where the table is wrong: session 38's M=64 KV=65536, D0 19.5 measured against 26.7).
 Session 23 (docs/MEGAKERNEL.md) fitted the model with this procedure."""
 import json
 import re
@@ -24,6 +26,7 @@ import statistics
 import sys
 
 SM_BYTES_PER_US = 4.3e6 / 132.0
+COST_GAP_US = 0.90  # schedule.c's MRT_COST_GAP_US: in a task's cost, not in its measured time
 # the terms each kind's cost uses (schedule.c's mrt_cost table): 1, tokens, bytes_us, mflops
 TERMS = {
     "add_rmsnorm_quant": (1, 0, 0, 0),
@@ -161,6 +164,17 @@ def main():
 
         fit = replay(queues, preds, cost, lambda t: gap_us)
         print("%4d  %13.1f | %17.1f  %12.1f  %15.1f" % (i, span, own, fit, p["estimate_us"]))
+    # where the table is wrong, op by op: the median measured time of the op's tasks against the
+    # median of the plan's cost for them less the gap (its task_costs: the table's, gap included)
+    print("\npair  op: measured / plan's cost less the gap, a task (medians, us), in plan order")
+    for i, (p, queues, preds, tr, kinds, costs) in enumerate(pairs):
+        d, _ = measured(queues, preds, tr)
+        by_op = {}
+        for t in (c[0] for c in p["task_costs"]):
+            by_op.setdefault(t.split("[")[0], []).append(t)
+        print("%4d  %s" % (i, "  ".join("%s %.1f / %.1f" % (op, statistics.median(d[t] for t in ts),
+                                                          statistics.median(costs[t][3] for t in ts) - COST_GAP_US)
+                                         for op, ts in by_op.items())))
 
 
 if __name__ == "__main__":
