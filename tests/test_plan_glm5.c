@@ -373,8 +373,8 @@ static void test_auto_policy(mrt_context *ctx) {
 /* Tuning's options for candidate k (0 the default tiling, 1 the split halved, 2 and the chunk
  * doubled), as plan.c writes them. */
 static void cand_opts(char *buf, size_t n, int k, const char *split, const char *chunk) {
+    buf[0] = 0;
     if (k) snprintf(buf, n, "--split %s%s%s", split, k == 2 ? " --chunk " : "", k == 2 ? chunk : "");
-    else snprintf(buf, n, "%s", "");
 }
 
 /* Tuning (the default: auto, no split / chunk / place given): at each of the 12 shapes the
