@@ -17,7 +17,8 @@ relative error, and per pair the measured span against the queues replayed with 
 instruction's own measured time (the check that queues + events explain the span) and (b)
 the fitted costs: the estimate the refitted model would give that plan. Last, per pair and op,
 the median measured time of its tasks against the median of the plan's cost for them less the
-gap (where the table is wrong: session 38's M=64 KV=65536, D0 19.5 measured against 26.7).
+gap (where the table is wrong: session 38's M=64 KV=65536, D0 19.5 measured against 26.7), and
+gemm_fp8 refit with one per-token term an op, its spans against the table's.
 Session 23 (docs/MEGAKERNEL.md) fitted the model with this procedure."""
 import json
 import re
@@ -175,6 +176,49 @@ def main():
         print("%4d  %s" % (i, "  ".join("%s %.1f / %.1f" % (op, statistics.median(d[t] for t in ts),
                                                           statistics.median(costs[t][3] for t in ts) - COST_GAP_US)
                                          for op, ts in by_op.items())))
+
+    by_op_fp8(pairs)
+
+
+def by_op_fp8(pairs):
+    """gemm_fp8 with one per-token term an op (fixed and bytes_x shared), fitted to the per-op
+    medians, and every pair's queues replayed with it (other kinds at the plan's cost): whether
+    telling the GEMMs' epilogues apart explains the spans better than the table (session 38)"""
+    ops = sorted({op for p, _, _, _, kinds, _ in pairs for op, k in kinds.items() if k == "gemm_fp8"})
+    rows, ys = [], []
+    for p, queues, preds, tr, kinds, costs in pairs:
+        d, _ = measured(queues, preds, tr)
+        by = {}
+        for t in d:
+            by.setdefault(t.split("[")[0], []).append(t)
+        for op in ops:
+            if op not in by:
+                continue
+            med = lambda i: statistics.median(costs[t][i] for t in by[op])
+            rows.append([1.0, med(1) / SM_BYTES_PER_US] + [med(0) if o == op else 0.0 for o in ops])
+            ys.append(statistics.median(d[t] for t in by[op]))
+    c = lstsq(rows, ys) if len(rows) > len(ops) + 2 else None
+    if c is None:
+        print("\ngemm_fp8 by op: too few or collinear samples")
+        return
+    print("\ngemm_fp8 with a per-token term an op: fixed %.2f, bytes_x %.3f, a token %s" %
+          (c[0], c[1], ", ".join("%s %.3f" % (o, v) for o, v in zip(ops, c[2:]))))
+    print("pair  measured span | replay: table  by op")
+    errs = ([], [])
+    for i, (p, queues, preds, tr, kinds, costs) in enumerate(pairs):
+        span = max(a["published"] for a in tr.values())
+
+        def cost(t, by_op, costs=costs):
+            op = t.split("[")[0]
+            if by_op and op in ops:
+                return c[0] + c[1] * costs[t][1] / SM_BYTES_PER_US + c[2 + ops.index(op)] * costs[t][0]
+            return costs[t][3] - COST_GAP_US
+
+        r = [replay(queues, preds, lambda t, b=b: cost(t, b), lambda t: COST_GAP_US) for b in (False, True)]
+        for e, v in zip(errs, r):
+            e.append(abs(v - span) / span)
+        print("%4d  %13.1f | %13.1f  %5.1f" % (i, span, r[0], r[1]))
+    print("mean |error|: table %.1f%%, by op %.1f%%" % (100 * statistics.mean(errs[0]), 100 * statistics.mean(errs[1])))
 
 
 if __name__ == "__main__":
