@@ -219,6 +219,48 @@ static void cta_traces(mrt_plan *p, const char *html) {
     mrt_trace_free(tr);
 }
 
+static int cmp_double(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The op table of a megakernel trace adds, per op, the median input ready -> published and the
+ * cost model's median time for its tasks (the plan's own costs, less the worker's step), from
+ * stamps with known answers, for E1 (chunks of 128, 128 and 44 keys a row at KV=300: tasks of
+ * different costs, so a wrong pick of the median shows); a CPU trace's table has neither (host
+ * time is not the model's). */
+static void model_columns(mrt_plan *p, const char *cpu_table) {
+    CHECK(!strstr(cpu_table, "model"), "the CPU trace's op table has no model column");
+    mrt_trace *tr = mrt_trace_new(p, "mega");
+    int e1 = op_id(p, "E1"), k = 0;
+    double *in_pub = malloc(sizeof(double) * (size_t)p->n_tasks), *time = malloc(sizeof(double) * (size_t)p->n_tasks);
+    if (!CHECK(tr && e1 >= 0 && in_pub && time, "set-up")) goto out;
+    for (int i = 0; i < p->n_tasks; i++) {
+        const double v = 0.01 * i, in = v + 0.3, comp = in + 1.0 + 0.5 * (i % 3), st[MRT_PH_COUNT] = {
+            [MRT_PH_VISIBLE] = v, [MRT_PH_WEIGHTS] = v + 0.1, [MRT_PH_INPUT] = in, [MRT_PH_COMPUTED] = comp,
+            [MRT_PH_PUBLISHED] = comp + 0.25 + 0.125 * (i % 2)};
+        mrt_trace_add(tr, i, p->tasks[i].worker, st);
+        if (p->tasks[i].op == e1)
+            in_pub[k] = st[MRT_PH_PUBLISHED] - in, time[k] = mrt_task_time_us(p, &p->tasks[i]), k++;
+    }
+    qsort(in_pub, (size_t)k, sizeof(double), cmp_double), qsort(time, (size_t)k, sizeof(double), cmp_double);
+    char buf[16384] = {0};
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    mrt_trace_print(tr, f);
+    fclose(f);
+    const char *line = strstr(buf, "\n  E1 ");
+    double got_ip = -1, got_model = -1;
+    const char *bar = line ? strchr(strchr(line + 1, '|') + 1, '|') : NULL;
+    CHECK(strstr(buf, "in->pub") && strstr(buf, "model") && bar && sscanf(bar, "| %lf %lf", &got_ip, &got_model) == 2,
+          "the mega trace's op table has in->pub and model columns:\n%s", buf);
+    CHECK(k > 2 && time[0] < time[k - 1] && in_pub[0] < in_pub[k - 1], "E1's %d tasks differ in cost and time", k);
+    CHECK(fabs(got_ip - in_pub[k / 2]) < 0.006 && fabs(got_model - time[k / 2]) < 0.006,
+          "E1 (%d tasks): in->pub %.3f model %.3f, want %.3f and %.3f", k, got_ip, got_model, in_pub[k / 2], time[k / 2]);
+out:
+    free(in_pub), free(time);
+    mrt_trace_free(tr);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     char dir[512] = ".", html[600], png[600];
@@ -246,7 +288,11 @@ int main(int argc, char **argv) {
     co.trace = tr;
     CHECK(mrt_cpu_run(p, bufs, &co) == MRT_OK, "traced run: %s", mrt_last_error(ctx));
     mrt_trace_metrics m = mrt_trace_get_metrics(tr);
-    mrt_trace_print(tr, stdout);
+    char table[16384] = {0};
+    FILE *tf = fmemopen(table, sizeof table - 1, "w");
+    mrt_trace_print(tr, tf);
+    fclose(tf);
+    fputs(table, stdout);
     CHECK(m.span_us > 0, "span %.3f us", m.span_us);
     /* one task at a time on the CPU: the active ratio is about 1 / tracks */
     CHECK(m.active_ratio > 0 && m.active_ratio <= 1.0, "active ratio %.4f", m.active_ratio);
@@ -287,6 +333,7 @@ int main(int argc, char **argv) {
     printf("timeline: %s, screenshot: %s (%ld bytes)\n", html, png, size);
 
     mrt_trace_free(tr);
+    model_columns(p, table);
     snprintf(html, sizeof html, "%s/trace-cta.html", dir);
     cta_traces(p, html);
     glm5_host_free(&h);

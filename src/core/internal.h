@@ -268,6 +268,9 @@ int mrt_plan_pubinst(const mrt_plan *p, int task, int pub);
 mrt_status mrt_lower(mrt_plan *p);    /* tiles -> tasks, groups, events (lower.c) */
 mrt_status mrt_schedule(mrt_plan *p); /* tasks -> queues and their cost-model step, estimate_us (schedule.c) */
 mrt_status mrt_encode(mrt_plan *p);   /* queues -> instruction tensor (isa.c) */
+/* The cost model (schedule.c): a task's time on its worker from its input, and that plus a
+ * worker's step to its next instruction (what placement adds up). */
+double mrt_task_time_us(const mrt_plan *p, const mrt_task *k);
 double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k);
 int mrt_task_tokens(const mrt_plan *p, const mrt_task *k); /* its op's tokens(), 1 without one */
 /* AUTO takes critical-path's queues when their estimate is below this share of roundrobin's

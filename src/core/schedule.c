@@ -83,14 +83,15 @@ int mrt_task_tokens(const mrt_plan *p, const mrt_task *k) {
     return oc && oc->tokens ? oc->tokens(k->payload) : 1;
 }
 
-double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k) {
+double mrt_task_time_us(const mrt_plan *p, const mrt_task *k) {
     const int kind = p->g->ops[k->op].kind;
     const double bytes_us = k->cost / MRT_SM_BYTES_PER_US;
-    if (kind < 0 || kind >= MRT_OPC_COUNT) return 0.8 + bytes_us + MRT_COST_GAP_US;
+    if (kind < 0 || kind >= MRT_OPC_COUNT) return 0.8 + bytes_us;
     const mrt_cost_terms *c = &mrt_cost[kind];
-    return c->fixed + c->per_token * mrt_task_tokens(p, k) + c->bytes_x * bytes_us + c->per_mflop * k->flops * 1e-6 +
-           MRT_COST_GAP_US;
+    return c->fixed + c->per_token * mrt_task_tokens(p, k) + c->bytes_x * bytes_us + c->per_mflop * k->flops * 1e-6;
 }
+
+double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k) { return mrt_task_time_us(p, k) + MRT_COST_GAP_US; }
 
 /* Tasks a task waits for: the publishers of its events (every member of a group). */
 typedef struct deps {

@@ -337,29 +337,39 @@ void mrt_trace_print(const mrt_trace *t, FILE *f) {
     /* Per op: when it ran (us from the first stamp), then where one task's (CTA's) time goes,
      * medians over its records: weights issued -> input ready (prefetch while waiting),
      * input ready -> computed, computed -> published (a reduce group's finalization lands in
-     * its finalizer's record: the maximum shows it). */
-    fprintf(f, "  %-4s %10s %10s %10s %10s | %5s %9s %9s %9s %9s\n", "op", "first vis.", "last vis.", "input", "done",
+     * its finalizer's record: the maximum shows it). The megakernel's traces add input ready ->
+     * published beside the cost model's time for the op's tasks (schedule.c, the worker's step
+     * between instructions left out): where the plan's costs, and so critical-path's queues and
+     * auto's and tuning's picks, are wrong (session 38: D0 at M=64 KV=65536 19.5 against 26.7). */
+    const bool model = !ctas && !strcmp(t->executor, "mega");
+    fprintf(f, "  %-4s %10s %10s %10s %10s | %5s %9s %9s %9s %9s", "op", "first vis.", "last vis.", "input", "done",
             "tasks", "w->in", "in->comp", "comp->pub", "max c->p");
+    fprintf(f, model ? " | %9s %9s\n" : "\n", "in->pub", "model");
     double t0 = INFINITY;
     for (int i = 0; i < t->n; i++) t0 = fmin(t0, t->r[i].t[MRT_PH_VISIBLE]);
-    double *d = malloc(sizeof(double) * 3 * (size_t)(t->n + 1));
+    double *d = malloc(sizeof(double) * 5 * (size_t)(t->n + 1));
     for (int o = 0; o < p->n_ops && d; o++) {
         int id = p->ops[o], k = 0;
         double fv = INFINITY, lv = -INFINITY, in = INFINITY, done = -INFINITY, pubmax = 0;
-        double *wi = d, *ic = d + t->n + 1, *cp = d + 2 * (t->n + 1);
+        double *wi = d, *ic = d + t->n + 1, *cp = d + 2 * (t->n + 1), *ip = d + 3 * (t->n + 1), *mc = d + 4 * (t->n + 1);
         for (int i = 0; i < t->n; i++) {
             const double *st = t->r[i].t;
             if (t->r[i].op != id) continue;
             fv = fmin(fv, st[MRT_PH_VISIBLE]), lv = fmax(lv, st[MRT_PH_VISIBLE]);
             in = fmin(in, st[MRT_PH_INPUT]), done = fmax(done, st[MRT_PH_PUBLISHED]);
             wi[k] = st[MRT_PH_INPUT] - st[MRT_PH_WEIGHTS], ic[k] = st[MRT_PH_COMPUTED] - st[MRT_PH_INPUT];
-            cp[k] = st[MRT_PH_PUBLISHED] - st[MRT_PH_COMPUTED], pubmax = fmax(pubmax, cp[k]), k++;
+            cp[k] = st[MRT_PH_PUBLISHED] - st[MRT_PH_COMPUTED], pubmax = fmax(pubmax, cp[k]);
+            ip[k] = st[MRT_PH_PUBLISHED] - st[MRT_PH_INPUT];
+            mc[k] = t->r[i].task >= 0 ? mrt_task_time_us(p, &p->tasks[t->r[i].task]) : 0;
+            k++;
         }
         if (!k) continue; /* no record of this op */
-        qsort(wi, (size_t)k, sizeof(double), cmp_d), qsort(ic, (size_t)k, sizeof(double), cmp_d);
-        qsort(cp, (size_t)k, sizeof(double), cmp_d);
-        fprintf(f, "  %-4s %10.2f %10.2f %10.2f %10.2f | %5d %9.2f %9.2f %9.2f %9.2f\n", p->g->ops[id].name, fv - t0,
+        double *cols[] = {wi, ic, cp, ip, mc};
+        for (int c = 0; c < 5; c++) qsort(cols[c], (size_t)k, sizeof(double), cmp_d);
+        fprintf(f, "  %-4s %10.2f %10.2f %10.2f %10.2f | %5d %9.2f %9.2f %9.2f %9.2f", p->g->ops[id].name, fv - t0,
                 lv - t0, in - t0, done - t0, k, wi[k / 2], ic[k / 2], cp[k / 2], pubmax);
+        if (model) fprintf(f, " | %9.2f %9.2f", ip[k / 2], mc[k / 2]);
+        fprintf(f, "\n");
     }
     free(d);
     int cap = p->n_tasks + t->nl + 1;
