@@ -344,7 +344,8 @@ void mrt_trace_print(const mrt_trace *t, FILE *f) {
     const bool model = !ctas && !strcmp(t->executor, "mega");
     fprintf(f, "  %-4s %10s %10s %10s %10s | %5s %9s %9s %9s %9s", "op", "first vis.", "last vis.", "input", "done",
             "tasks", "w->in", "in->comp", "comp->pub", "max c->p");
-    fprintf(f, model ? " | %9s %9s\n" : "\n", "in->pub", "model");
+    if (model) fprintf(f, " | %9s %9s", "in->pub", "model");
+    fprintf(f, "\n");
     double t0 = INFINITY;
     for (int i = 0; i < t->n; i++) t0 = fmin(t0, t->r[i].t[MRT_PH_VISIBLE]);
     double *d = malloc(sizeof(double) * 5 * (size_t)(t->n + 1));
