@@ -498,6 +498,16 @@ f1_phases() {
     python3 scripts/trace_phases.py "$O/trace-$l-chain.json" "$@" | grep -E "tasks|^F1 " | sed "s/^/chain alone: /"
 }
 
+# plan_trace BUILD_DIR TAG "M BATCH KV" [ARGS...]: one pair of scripts/fit_costs.py's input, a
+# `megartp plan glm5-prefix ... ARGS --json` ($O/plan-TAG-M-KV.json) and mega_trace of the same
+# plan beside it (label TAG-M-KV); prints mega_trace's lines.
+plan_trace() {
+    local b=$1 tag=$2 s=($3)
+    shift 3
+    $b/megartp plan glm5-prefix --m ${s[0]} --batch ${s[1]} --kv ${s[2]} "$@" --json > "$O/plan-$tag-${s[0]}-${s[2]}.json"
+    mega_trace $b "$tag-${s[0]}-${s[2]}" --m ${s[0]} --batch ${s[1]} --kv ${s[2]} "$@"
+}
+
 # refit_traces DEADLINE [BUILD_DIR]: the cost model's refit data (scripts/fit_costs.py): the 12
 # shapes of [E]'s sweep under roundrobin and critical-path (untuned) and the default plan,
 # each a `plan --json` ($O/plan-TAG-M-KV.json) and a megakernel trace beside it, until the
@@ -509,9 +519,7 @@ refit_traces() {
         for sh in "1 1 1024" "1 1 8192" "1 1 65536" "16 2 1024" "16 2 8192" "16 2 65536" "64 2 1024" "64 2 8192" \
             "64 2 65536" "128 2 1024" "128 2 8192" "128 2 65536"; do
             [ $((SECONDS - t0)) -gt "$deadline" ] && break
-            set -- $sh
-            $b/megartp plan glm5-prefix --m $1 --batch $2 --kv $3 $opts --json > "$O/plan-$tag-$1-$3.json"
-            mega_trace $b "$tag-$1-$3" --m $1 --batch $2 --kv $3 $opts > /dev/null
+            plan_trace $b "$tag" "$sh" $opts > /dev/null
         done
     done
     echo "refit traces: $(ls "$O"/plan-*.json | wc -l)"

@@ -25,12 +25,10 @@ mega_at build d1-1-again "1 1 8192" --split D1=1
 echo "t=$((SECONDS - t0)) s"
 for sh in "1 1 1024" "1 1 8192" "1 1 65536" "2 2 8192" "4 2 8192" "8 2 1024" "8 2 8192" "8 2 65536" \
     "16 2 8192" "2 2 1024" "4 2 1024" "2 2 65536" "4 2 65536"; do
-    set -- $sh
     [ $((SECONDS - t0)) -gt 520 ] && break
     for opts in "" "--split D1=1"; do
         tag=$([ -z "$opts" ] && echo default || echo d1-1)
-        build/megartp plan glm5-prefix --m $1 --batch $2 --kv $3 $opts --json > "$O/plan-$tag-$1-$3.json"
-        mega_trace build "$tag-$1-$3" --m $1 --batch $2 --kv $3 $opts | grep -E "^trace|critical"
+        plan_trace build "$tag" "$sh" $opts | grep -E "^trace|critical"
     done
 done
 echo "t=$((SECONDS - t0)) s"

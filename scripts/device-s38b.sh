@@ -21,10 +21,8 @@ for sh in "1 1 1024:128" "1 1 8192:128" "1 1 65536:256" "2 2 1024:128" "2 2 8192
 done
 echo "t=$((SECONDS - t0)) s"
 for sh in "2 2 8192" "4 2 8192" "8 2 8192"; do
-    set -- $sh
     [ $((SECONDS - t0)) -gt 530 ] && break
-    build/megartp plan glm5-prefix --m $1 --batch $2 --kv $3 --split D1=2 --json > "$O/plan-d1-2-$1-$3.json"
-    mega_trace build "d1-2-$1-$3" --m $1 --batch $2 --kv $3 --split D1=2 | grep -E "^trace|critical"
+    plan_trace build d1-2 "$sh" --split D1=2 | grep -E "^trace|critical"
 done
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

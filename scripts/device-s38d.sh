@@ -9,9 +9,7 @@ t0=$SECONDS
 {
 for d in 2 4; do
     for pol in critical-path roundrobin; do
-        o="--m 64 --batch 2 --kv 65536 --split D1=$d --chunk E1=512 --policy $pol"
-        build/megartp plan glm5-prefix $o --json > "$O/plan-d1-$d-$pol.json"
-        mega_trace build "d1-$d-$pol" $o
+        plan_trace build "d1-$d-$pol" "64 2 65536" --split D1=$d --chunk E1=512 --policy $pol
     done
 done
 echo "t=$((SECONDS - t0)) s"

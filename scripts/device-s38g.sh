@@ -14,8 +14,7 @@ for opts in "" "--policy roundrobin --no-tune"; do
         set -- $sh
         [ "$tag" = rr ] && [ $1 -lt 64 ] && continue
         [ $((SECONDS - t0)) -gt 170 ] && break
-        build/megartp plan glm5-prefix --m $1 --batch $2 --kv $3 $opts --json > "$O/plan-$tag-$1-$3.json"
-        mega_trace build "$tag-$1-$3" --m $1 --batch $2 --kv $3 $opts | grep -E "^trace|critical"
+        plan_trace build "$tag" "$sh" $opts | grep -E "^trace|critical"
     done
 done
 echo "t=$((SECONDS - t0)) s"
