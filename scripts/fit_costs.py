@@ -74,6 +74,14 @@ def measured(queues, preds, tr):
     return d, gap
 
 
+def tasks_by_op(names):
+    """op name -> its task names, in the order given"""
+    by = {}
+    for t in names:
+        by.setdefault(t.split("[")[0], []).append(t)
+    return by
+
+
 def replay(queues, preds, cost, gap):
     """the queues in order, a task starting when its worker is free (plus the gap) and its
     producers have published"""
@@ -122,14 +130,11 @@ def main():
     if len(sys.argv) < 3 or len(sys.argv) % 2 != 1:
         sys.exit(__doc__)
     pairs = [load(sys.argv[i], sys.argv[i + 1]) for i in range(1, len(sys.argv), 2)]
+    meas = [measured(queues, preds, tr) for _, queues, preds, tr, _, _ in pairs]  # (time, gap) per pair
     samples, gaps = {}, []
-    for p, queues, preds, tr, kinds, costs in pairs:
-        d, gap = measured(queues, preds, tr)
+    for (p, queues, preds, tr, kinds, costs), (d, gap) in zip(pairs, meas):
         gaps += [gap[t] for q in queues for t in q[1:]]
-        by_op = {}
-        for t, v in d.items():
-            by_op.setdefault(t.split("[")[0], []).append(t)
-        for op, ts in by_op.items():
+        for op, ts in tasks_by_op(d).items():
             med = lambda i: statistics.median(costs[t][i] for t in ts)
             samples.setdefault(kinds[op], []).append((op, statistics.median(d[t] for t in ts), med(0), med(1), med(2)))
     gap_us = statistics.median(gaps)
@@ -152,8 +157,7 @@ def main():
         print("%-20s %7d  %5.2f  %9.3f  %7.3f  %9.3f | %.2f / %.2f" % ((kind, len(rows)) + tuple(full) +
                                                                       (statistics.median(err), max(err))))
     print("\npair  measured span | replay: own times  fitted costs  plan's estimate")
-    for i, (p, queues, preds, tr, kinds, costs) in enumerate(pairs):
-        d, gap = measured(queues, preds, tr)
+    for i, ((p, queues, preds, tr, kinds, costs), (d, gap)) in enumerate(zip(pairs, meas)):
         span = max(a["published"] for a in tr.values())
         own = replay(queues, preds, lambda t: d[t], lambda t: gap[t])
 
@@ -168,29 +172,24 @@ def main():
     # where the table is wrong, op by op: the median measured time of the op's tasks against the
     # median of the plan's cost for them less the gap (its task_costs: the table's, gap included)
     print("\npair  op: measured / plan's cost less the gap, a task (medians, us), in plan order")
-    for i, (p, queues, preds, tr, kinds, costs) in enumerate(pairs):
-        d, _ = measured(queues, preds, tr)
-        by_op = {}
-        for t in (c[0] for c in p["task_costs"]):
-            by_op.setdefault(t.split("[")[0], []).append(t)
+    for i, ((p, queues, preds, tr, kinds, costs), (d, _)) in enumerate(zip(pairs, meas)):
+        by_op = tasks_by_op(c[0] for c in p["task_costs"])
         print("%4d  %s" % (i, "  ".join("%s %.1f / %.1f" % (op, statistics.median(d[t] for t in ts),
                                                           statistics.median(costs[t][3] for t in ts) - COST_GAP_US)
                                          for op, ts in by_op.items())))
 
-    by_op_fp8(pairs)
+    by_op_fp8(pairs, meas)
 
 
-def by_op_fp8(pairs):
+def by_op_fp8(pairs, meas):
     """gemm_fp8 with one per-token term an op (fixed and bytes_x shared), fitted to the per-op
     medians, and every pair's queues replayed with it (other kinds at the plan's cost): whether
-    telling the GEMMs' epilogues apart explains the spans better than the table (session 38)"""
+    telling the GEMMs' epilogues apart explains the spans better than the table (session 38);
+    meas: each pair's measured(), as main took them"""
     ops = sorted({op for p, _, _, _, kinds, _ in pairs for op, k in kinds.items() if k == "gemm_fp8"})
     rows, ys = [], []
-    for p, queues, preds, tr, kinds, costs in pairs:
-        d, _ = measured(queues, preds, tr)
-        by = {}
-        for t in d:
-            by.setdefault(t.split("[")[0], []).append(t)
+    for (p, queues, preds, tr, kinds, costs), (d, _) in zip(pairs, meas):
+        by = tasks_by_op(d)
         for op in ops:
             if op not in by:
                 continue
