@@ -361,7 +361,7 @@ void mrt_trace_print(const mrt_trace *t, FILE *f) {
             wi[k] = st[MRT_PH_INPUT] - st[MRT_PH_WEIGHTS], ic[k] = st[MRT_PH_COMPUTED] - st[MRT_PH_INPUT];
             cp[k] = st[MRT_PH_PUBLISHED] - st[MRT_PH_COMPUTED], pubmax = fmax(pubmax, cp[k]);
             ip[k] = st[MRT_PH_PUBLISHED] - st[MRT_PH_INPUT];
-            mc[k] = t->r[i].task >= 0 ? mrt_task_time_us(p, &p->tasks[t->r[i].task]) : 0;
+            mc[k] = model && t->r[i].task >= 0 ? mrt_task_time_us(p, &p->tasks[t->r[i].task]) : 0;
             k++;
         }
         if (!k) continue; /* no record of this op */
