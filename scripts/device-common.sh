@@ -12,6 +12,16 @@ export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$O/device.txt"
 git log -1 --format=%H > "$O/commit.txt" 2>/dev/null
 
+# unpack_builds: the binaries scripts/pack-builds.sh packed on this machine (build-pack/DIR.gz,
+# carried) back at DIR/megartp.
+unpack_builds() {
+    local f d
+    for f in build-pack/*.gz; do
+        d=$(basename "$f" .gz)
+        mkdir -p "$d" && gunzip -c "$f" > "$d/megartp" && chmod +x "$d/megartp"
+    done
+}
+
 # build_or_exit [make targets and variables]: builds (log: $O/build.log); a failure prints
 # its error lines and ends the script.
 build_or_exit() {
