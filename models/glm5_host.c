@@ -300,9 +300,14 @@ mrt_status glm5_host_random(mrt_context *ctx, const glm5_config *c, const glm5_s
     for (size_t t = 0; t < d.m; t++) h->pos[t] = (int32_t)(d.kv - d.n + t % d.n);
 
     /* Pages of both caches are scattered: a random permutation catches an executor that
-     * assumes logical block == physical block. */
+     * assumes logical block == physical block. -DMRT_DIAG_BLOCKS_IN_ORDER (diagnostic builds,
+     * timing only): logical block == physical block, so a trace shows what the scatter costs
+     * the cache's readers. */
     rng_init(&r, seed, S_BLOCK_TABLE);
     for (size_t i = 0; i < d.nblk; i++) h->block_table[i] = (int32_t)i;
+#ifdef MRT_DIAG_BLOCKS_IN_ORDER
+    if (0)
+#endif
     for (size_t i = d.nblk; i > 1; i--) {
         size_t j = (size_t)rng_below(&r, i);
         int32_t t = h->block_table[i - 1];

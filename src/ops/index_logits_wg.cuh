@@ -179,9 +179,17 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
  * epilogue with the next group's MMAs needs a second accumulator (1 CTA an SM). */
 /* (STOP's early continues leave loops unreachable: nvcc's warning 128 is silenced here.) */
 #pragma nv_diag_suppress 128
+/* -DMRT_ILW_DIAG_FIRST_PASS (diagnostic builds, timing only): thread 0 writes %globaltimer to
+ * *first_pass once the tile's first pass of keys (and its queries) landed, so a trace splits
+ * a tile's loads prologue from the rest (the megakernel stores it as E1's "weights issued"). */
 template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
-                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff) {
+                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff
+#ifdef MRT_ILW_DIAG_FIRST_PASS
+                                                ,
+                                                unsigned long long *first_pass = nullptr
+#endif
+) {
     typedef mrt_ilw_layout<STAGES, GROUPS> L;
     static_assert(TPG * 8 <= 128 && 128 % TPG == 0, "wgmma E1: 128 / TPG heads a token, a multiple of 8");
     constexpr int H = 128 / TPG;
@@ -251,6 +259,13 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory"); /* pass p's group landed */
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async / st.shared -> wgmma */
             mrt_il_bar(); /* every thread's copies of this pass (and the queries) landed */
+#ifdef MRT_ILW_DIAG_FIRST_PASS
+            if (first_pass && tid == 0 && p == 0 && g0 == g_lo) {
+                unsigned long long t;
+                asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+                *first_pass = t;
+            }
+#endif
             if (STOP == 1) {
                 mrt_il_bar();
                 continue;
