@@ -279,6 +279,10 @@ int mrt_task_tokens(const mrt_plan *p, const mrt_task *k); /* its op's tokens(),
 /* ... except where no task works on more than this many tokens: there critical-path unless
  * its estimate is above roundrobin's */
 #define MRT_AUTO_CP_TOKENS 16
+/* ... and never above that where an index-logits op has more than this many times as many
+ * tasks as workers (schedule.c) */
+#define MRT_AUTO_IL_WAVES 1.5
+bool mrt_plan_il_waves(const mrt_plan *p);
 
 double mrt_now_us(void);
 void *mrt_xcalloc(size_t n, size_t size);

@@ -83,10 +83,11 @@ static void print_table(const mrt_plan *p, FILE *f, const int *cfirst, const int
                "placements)\n", p->estimate_us);
     if (p->opts.policy == MRT_POLICY_AUTO && p->auto_other_us > 0)
         fprintf(f, "placement: auto took %s (estimate %.1f us against %s's %.1f; critical-path is taken below "
-                   "%.0f%% of roundrobin's, or up to 100%% where no task works on more than %d tokens)\n",
+                   "%.0f%% of roundrobin's, or up to 100%% where no task works on more than %d tokens; above that "
+                   "never where the index logits have more than %.1fx as many tasks as workers)\n",
                 mrt_policy_name(p->placed), p->estimate_us,
                 mrt_policy_name(p->placed == MRT_POLICY_CRITICAL_PATH ? MRT_POLICY_ROUNDROBIN : MRT_POLICY_CRITICAL_PATH),
-                p->auto_other_us, 100 * MRT_AUTO_RATIO, MRT_AUTO_CP_TOKENS);
+                p->auto_other_us, 100 * MRT_AUTO_RATIO, MRT_AUTO_CP_TOKENS, MRT_AUTO_IL_WAVES);
     if (p->n_tune > 1) { /* what tuning compared (plan.c build_tuned) */
         fprintf(f, "tuning:");
         for (int i = 0; i < p->n_tune; i++)

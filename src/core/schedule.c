@@ -420,11 +420,36 @@ static mrt_status place(mrt_plan *p, mrt_policy policy) {
  * KV=1024 73.3 against 76.3, M=128 KV=8192 185.4 against 187.4-190.4, M=32 KV=65536 151.2
  * against 175.3), and so did ratios 0.98-0.997 (M=96 KV=4096 150.7 against 151.9, KV=8192
  * 159.5 against 163.8) but for M=64 KV=8192 (0.990: 108.9-110.3 against 106.4-107.1): the
- * 97% stays there. */
+ * 97% stays there.
+ * Above 16 tokens AUTO takes roundrobin wherever an index-logits op has more than
+ * MRT_AUTO_IL_WAVES (1.5) times as many tasks as there are workers (mrt_plan_il_waves: its
+ * tasks run in waves): critical-path ranks them above every other ready task (the index-logits
+ * and top-k path is the step's longest), so their waves run back to back on every worker and
+ * the other branch (D0 -> D2 in GLM-5) is left for the end, where its tiles and the top-k rows
+ * queue behind each other (session 38 run 4's traces, M=64 KV=65536: D0's last tiles visible
+ * at 142 us against 61 under roundrobin). The model does not see it: with each op's measured
+ * median time the two queues replay in the other order (session 39; the spans follow the
+ * tasks' own times: a sliced top-k row's merging slice takes 36 us against its other slice's
+ * 21.5, an index-logits task's first pass of keys lands ~3-4 us later as the first after a
+ * GEMM on its worker under critical-path). Measured (H200, session 39 run 3, the auto picks
+ * before and after, A B twice, us): KV=65536 (256 tasks, 1.94x) M=24 144.0 / 143.6 -> 132.5 /
+ * 130.8, M=32 159.0 / 159.4 -> 143.2 / 143.1, M=48 170.9 / 171.7 -> 172.7 / 171.1, M=64 210.0 /
+ * 211.4 -> 195.3 / 195.7, M=96 320.4 / 318.9 -> 310.2 / 310.9 (M=128 took roundrobin already).
+ * At 1.45x (KV=49152, 192 tasks) it went either way: M=24 -5.5, M=48 -9, but M=96 +18
+ * (253-257 -> 273), and below one wave too (runs 1-2, the tuned tiling under each policy:
+ * KV=32768 M=64 153.4 against 168.5 for critical-path, M=96 229.9 against 218.9; KV=16384
+ * M=24 82.7 against 77.3), so the rule stops at 1.5x. */
 static bool few_tokens(const mrt_plan *p) {
     for (int i = 0; i < p->n_tasks; i++)
         if (mrt_task_tokens(p, &p->tasks[i]) > MRT_AUTO_CP_TOKENS) return false;
     return true;
+}
+bool mrt_plan_il_waves(const mrt_plan *p) {
+    int n[MRT_MAX_OPS] = {0};
+    for (int i = 0; i < p->n_tasks; i++)
+        if (p->g->ops[p->tasks[i].op].kind == MRT_OPC_INDEX_LOGITS && ++n[p->tasks[i].op] > MRT_AUTO_IL_WAVES * p->workers)
+            return true;
+    return false;
 }
 static bool any_place(const mrt_plan *p) {
     for (int op = 0; op < MRT_MAX_OPS; op++)
@@ -440,7 +465,8 @@ static mrt_status place_auto(mrt_plan *p) {
     if (!keep) return mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
     for (int i = 0; i < p->n_tasks; i++) keep[2 * i] = p->tasks[i].worker, keep[2 * i + 1] = p->tasks[i].slot;
     st = place(p, MRT_POLICY_ROUNDROBIN);
-    if (!st && (few_tokens(p) ? cp_us <= p->estimate_us : cp_us < MRT_AUTO_RATIO * p->estimate_us)) {
+    if (!st && (few_tokens(p) ? cp_us <= p->estimate_us
+                              : !mrt_plan_il_waves(p) && cp_us < MRT_AUTO_RATIO * p->estimate_us)) {
         p->auto_other_us = p->estimate_us;
         for (int i = 0; i < p->n_tasks; i++) p->tasks[i].worker = keep[2 * i], p->tasks[i].slot = keep[2 * i + 1];
         count_queues(p);
