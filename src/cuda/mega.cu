@@ -204,26 +204,6 @@ static __device__ __noinline__
 }
 #endif
 
-#ifdef MRT_MEGA_IL_PREFETCH
-/* Experiment (-DMRT_MEGA_IL_PREFETCH): while thread 0 waits for an E1 tile's inputs, warps 8-11
- * (idle in the tile) look up the block-table entries of its first two passes of keys and
- * prefetch those key rows and their scales into L2: the keys are cache history or this step's
- * rows (written through L2, the coherence point), none of them D1's output, so the tile's two
- * dependent round trips before its first pass (4.9 of its 9.3 us at M=16 KV=8192, session 39
- * run 3) would find the block table and the keys in cache. */
-static __device__ __noinline__ void mrt_mega_il_prefetch(const mrt_mega_op &o, const uint32_t *pl, int t) {
-    const mrt_index_logits_args &a = o.il;
-    const int b = (int)pl[0], j0 = (int)pl[1], j1 = (int)pl[2];
-    const int *bt = a.block_table + (long long)b * a.bpr;
-    for (int k = 0; k < 2; k++) {
-        const int j = j0 + k * MRT_ILW_KEYS + t;
-        if (j >= j1) break;
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(mrt_il_key_row(a, bt, j)));
-        if ((j & 31) == 0 || j == j0) asm volatile("prefetch.global.L2 [%0];" ::"l"(mrt_il_scale_src(a, bt, j, j1)));
-    }
-}
-#endif
-
 /* -DMRT_MEGA_TOPK_STOP=N (diagnostic builds, output incomplete): F1 rows return after phase N
  * of mrt_topk_row (1 pass 0, 2 the digit search, 3 pass 1, 4 the list), so the trace's F1
  * input -> computed in each build splits a row's time into its phases, in the step and alone
@@ -420,9 +400,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         if (!gemm) {
             mrt_mega_stamp<TRACE>(a, slot, MRT_PH_WEIGHTS); /* no weights to prefetch */
             if (threadIdx.x < 32) wait(threadIdx.x);
-#ifdef MRT_MEGA_IL_PREFETCH
-            else if (opcode == MRT_OPC_INDEX_LOGITS && threadIdx.x >= 256) mrt_mega_il_prefetch(op, w + 24, threadIdx.x - 256);
-#endif
             __syncthreads(); /* acquire by thread 0, then the barrier: every thread reads after it */
         }
         const mrt_mega_op &o = op, &og = a.ops[w[1]]; /* og: the TMA descriptors (global memory) */
