@@ -446,9 +446,10 @@ static bool few_tokens(const mrt_plan *p) {
 }
 bool mrt_plan_il_waves(const mrt_plan *p) {
     int n[MRT_MAX_OPS] = {0};
-    for (int i = 0; i < p->n_tasks; i++)
-        if (p->g->ops[p->tasks[i].op].kind == MRT_OPC_INDEX_LOGITS && ++n[p->tasks[i].op] > MRT_AUTO_IL_WAVES * p->workers)
-            return true;
+    for (int i = 0; i < p->n_tasks; i++) {
+        const int op = p->tasks[i].op;
+        if (p->g->ops[op].kind == MRT_OPC_INDEX_LOGITS && ++n[op] > MRT_AUTO_IL_WAVES * p->workers) return true;
+    }
     return false;
 }
 static bool any_place(const mrt_plan *p) {
