@@ -181,7 +181,9 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
 #pragma nv_diag_suppress 128
 /* -DMRT_ILW_DIAG_FIRST_PASS (diagnostic builds, timing only): thread 0 writes %globaltimer to
  * *first_pass once the tile's first pass of keys (and its queries) landed, so a trace splits
- * a tile's loads prologue from the rest (the megakernel stores it as E1's "weights issued"). */
+ * a tile's loads prologue from the rest (the megakernel stores it as E1's "weights issued");
+ * =2: once thread 0 issued its copies of the first pass's keys (its block-table lookups
+ * returned), so the prologue splits into the lookups' round trip and the copies'. */
 template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
                                                 int tid, int g_lo = 0, int g_hi = 0x7fffffff
@@ -242,6 +244,13 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
         /* the queries' copies join the first pass's key group, so one wait covers both; one
          * group is committed per pass slot even when empty, so the wait count is constant */
         if (npass > 0) mrt_ilw_keys_copy(k0, tid, A, ks_s);
+#if defined(MRT_ILW_DIAG_FIRST_PASS) && MRT_ILW_DIAG_FIRST_PASS == 2
+        if (first_pass && tid == 0 && g0 == g_lo) {
+            unsigned long long t;
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
+            *first_pass = t;
+        }
+#endif
         mrt_il_commit();
 #pragma unroll
         for (int q = 1; q < STAGES - 1; q++) {
@@ -259,7 +268,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory"); /* pass p's group landed */
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async / st.shared -> wgmma */
             mrt_il_bar(); /* every thread's copies of this pass (and the queries) landed */
-#ifdef MRT_ILW_DIAG_FIRST_PASS
+#if defined(MRT_ILW_DIAG_FIRST_PASS) && MRT_ILW_DIAG_FIRST_PASS == 1
             if (first_pass && tid == 0 && p == 0 && g0 == g_lo) {
                 unsigned long long t;
                 asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
