@@ -37,6 +37,9 @@
 #include "gemm_core.cuh" /* mrt_sdesc_k, mrt_wgmma_fence / commit / wait, mrt_reg_fence */
 #include "index_logits.cuh"
 #include "wgmma_ops.cuh"
+#ifdef MRT_ILW_DIAG_FIRST_PASS
+#include "stamp.cuh" /* mrt_globaltimer */
+#endif
 
 #define MRT_ILW_KEYS 128  /* keys a pass: 64 a warpgroup */
 #define MRT_ILW_GROUPS 2  /* token groups (128 query columns each) resident at a time */
@@ -245,11 +248,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
          * group is committed per pass slot even when empty, so the wait count is constant */
         if (npass > 0) mrt_ilw_keys_copy(k0, tid, A, ks_s);
 #if defined(MRT_ILW_DIAG_FIRST_PASS) && MRT_ILW_DIAG_FIRST_PASS == 2
-        if (first_pass && tid == 0 && g0 == g_lo) {
-            unsigned long long t;
-            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
-            *first_pass = t;
-        }
+        if (first_pass && tid == 0 && g0 == g_lo) *first_pass = mrt_globaltimer();
 #endif
         mrt_il_commit();
 #pragma unroll
@@ -269,11 +268,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async / st.shared -> wgmma */
             mrt_il_bar(); /* every thread's copies of this pass (and the queries) landed */
 #if defined(MRT_ILW_DIAG_FIRST_PASS) && MRT_ILW_DIAG_FIRST_PASS == 1
-            if (first_pass && tid == 0 && p == 0 && g0 == g_lo) {
-                unsigned long long t;
-                asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-                *first_pass = t;
-            }
+            if (first_pass && tid == 0 && p == 0 && g0 == g_lo) *first_pass = mrt_globaltimer();
 #endif
             if (STOP == 1) {
                 mrt_il_bar();
