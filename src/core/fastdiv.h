@@ -45,6 +45,15 @@ MRT_FASTDIV_FN uint32_t mrt_fastdiv_q(uint32_t j, mrt_fastdiv f) {
     return (uint32_t)(((uint64_t)j * f.mul) >> f.shift);
 }
 
+/* A paged cache's geometry in kernel arguments, one rule for every launcher that fills it
+ * (E1's mrt_il_set_blocks, the cache writers' mrt_epi_fill): the blocks of a request's table
+ * row, ceil(kv / block_tokens), and a position's block as a multiply-shift. kv >= 1 and
+ * block_tokens >= 1 (the callers validate them). */
+MRT_FASTDIV_FN void mrt_cache_blocks(int kv, int block_tokens, int *bpr, mrt_fastdiv *block_of_pos) {
+    *bpr = (kv + block_tokens - 1) / block_tokens;
+    *block_of_pos = mrt_fastdiv_make((uint32_t)block_tokens);
+}
+
 /* Division of small non-negative ints by a divisor known only on the device (a finalization
  * unit's pieces: mega_gemm.cuh), where the host cannot fill a multiply-shift: q = trunc(j * r)
  * with the divisor's float reciprocal r = fl(1 / d) taken once, then one correction up. Exact for

@@ -195,8 +195,7 @@ int mrt_epi_fill(const mrt_gpu_epi *e, mrt_epi_args *out, int *units, int *threa
                                 "(need 1 <= batch <= M, kv >= 1, block_tokens >= 1)",
                                 e->epi == MRT_EPI_QKV_A ? "qkv_a" : "index_k", a.M, a.batch, a.kv, a.block_tokens);
         a.req_of_row = mrt_fastdiv_make((uint32_t)(a.M / a.batch));
-        a.block_of_pos = mrt_fastdiv_make((uint32_t)a.block_tokens);
-        a.bpr = (a.kv + a.block_tokens - 1) / a.block_tokens;
+        mrt_cache_blocks(a.kv, a.block_tokens, &a.bpr, &a.block_of_pos);
     }
     if (e->epi == MRT_EPI_Q_B) a.head_of_col = mrt_fastdiv_make((uint32_t)(a.nope + a.rope));
     if (e->epi == MRT_EPI_INDEX_Q) a.head_of_col = mrt_fastdiv_make((uint32_t)a.dim);

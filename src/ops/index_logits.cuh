@@ -64,9 +64,8 @@ struct mrt_index_logits_args {
 /* The cache's block geometry in the arguments (every launcher; a.kv set first). */
 static inline void mrt_il_set_blocks(mrt_index_logits_args &a, int block_tokens) {
     a.block_tokens = block_tokens;
-    a.bpr = (a.kv + block_tokens - 1) / block_tokens;
+    mrt_cache_blocks(a.kv, block_tokens, &a.bpr, &a.blocks);
     a.block_bytes = (long long)block_tokens * (MRT_IL_DIM + 4);
-    a.blocks = mrt_fastdiv_make((uint32_t)block_tokens);
 }
 
 /* Shared memory of a tile: the raw staging area (SUB keys as stored + scales), SUB keys in the
