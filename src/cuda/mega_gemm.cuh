@@ -175,11 +175,13 @@ static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
 #ifndef MRT_MEGA_IQ_RFAC
 #define MRT_MEGA_IQ_RFAC 1
 #endif
-#if MRT_MEGA_IQ_RFAC
-static __shared__ float mrt_mega_iq_rfac[128];
-static __device__ __forceinline__ bool mrt_mega_iq_rfac_on(const mrt_mega_op &o) {
+/* An INDEX_Q unit whose jobs load their row inputs first (mrt_mega_fin_job): the jobs that
+ * read warp 3's factors, so one predicate decides both sides. */
+static __device__ __forceinline__ bool mrt_mega_iq_loads_first(const mrt_mega_op &o) {
     return o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(o.epi);
 }
+#if MRT_MEGA_IQ_RFAC
+static __shared__ float mrt_mega_iq_rfac[128];
 static __device__ __noinline__ void mrt_mega_iq_row_factors(const mrt_mega_op &o, int m0, int m1, uint32_t scales,
                                                             unsigned *diag, int lane) {
     const mrt_epi_args &e = o.epi;
@@ -254,7 +256,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
 #if MRT_MEGA_IQ_RFAC
     } else if (warp == 3) {
-        if (KIND == MRT_GEMM_FP8 && mrt_mega_iq_rfac_on(o)) {
+        if (KIND == MRT_GEMM_FP8 && mrt_mega_iq_loads_first(o)) {
             static_assert(TN <= 128, "INDEX_Q row factors: a tile's rows fit mrt_mega_iq_rfac");
             mrt_mega_iq_row_factors(o, t.m0, m1, bars.scales(), a.diag, lane);
         }
@@ -443,7 +445,7 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
      * path). The same values and sums in the same order: the same bytes. Measured (H200,
      * session 15 runs 1-2, as -DMRT_MEGA_IQ_INPUTS_FIRST): mega -0.4 us roundrobin (six A B
      * pairs, -1.4 .. +0.4), -1.0 / -1.3 critical-path; D1 computed -> published 8.5 -> 8.0. */
-    if (o.epi_kind == MRT_EPI_INDEX_Q && mrt_epi_index_q_loads_fit(e)) {
+    if (mrt_mega_iq_loads_first(o)) {
         mrt_epi_iq_loads l = mrt_epi_index_q_load(g, e, row, u.h0 + pc);
 #if MRT_MEGA_IQ_RFAC
         l.r = mrt_mega_iq_rfac[row - u.m0], l.has_r = 1; /* the tile's warp 3 (above) */
