@@ -186,7 +186,9 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
  * *first_pass once the tile's first pass of keys (and its queries) landed, so a trace splits
  * a tile's loads prologue from the rest (the megakernel stores it as E1's "weights issued");
  * =2: once thread 0 issued its copies of the first pass's keys (its block-table lookups
- * returned), so the prologue splits into the lookups' round trip and the copies'. */
+ * returned), so the prologue splits into the lookups' round trip and the copies'; =3: at the
+ * tile's entry (the call, from the kernel body's barrier after the input's wait); =4: once
+ * thread 0 issued its queries', head weights' and positions' copies (before the keys'). */
 template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
                                                 int tid, int g_lo = 0, int g_hi = 0x7fffffff
@@ -195,6 +197,9 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                                                 unsigned long long *first_pass = nullptr
 #endif
 ) {
+#if defined(MRT_ILW_DIAG_FIRST_PASS) && MRT_ILW_DIAG_FIRST_PASS == 3
+    if (first_pass && tid == 0) *first_pass = mrt_globaltimer();
+#endif
     typedef mrt_ilw_layout<STAGES, GROUPS> L;
     static_assert(TPG * 8 <= 128 && 128 % TPG == 0, "wgmma E1: 128 / TPG heads a token, a multiple of 8");
     constexpr int H = 128 / TPG;
@@ -244,6 +249,9 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             if (tl < TPG && t < a.n) mrt_cp_async4(pos_s + tid, a.pos + t0 + t);
             else pos_s[tid] = -1;
         }
+#if defined(MRT_ILW_DIAG_FIRST_PASS) && MRT_ILW_DIAG_FIRST_PASS == 4
+        if (first_pass && tid == 0 && g0 == g_lo) *first_pass = mrt_globaltimer();
+#endif
         /* the queries' copies join the first pass's key group, so one wait covers both; one
          * group is committed per pass slot even when empty, so the wait count is constant */
         if (npass > 0) mrt_ilw_keys_copy(k0, tid, A, ks_s);
