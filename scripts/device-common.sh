@@ -20,6 +20,11 @@ unpack_builds() {
         d=$(basename "$f" .gz)
         mkdir -p "$d" && gunzip -c "$f" > "$d/megartp" && chmod +x "$d/megartp"
     done
+    for f in build-pack/tests-*.gz.bin; do
+        [ -e "$f" ] || continue
+        d=$(basename "$f" .gz.bin)
+        mkdir -p build/tests/gpu && gunzip -c "$f" > "build/tests/gpu/${d#tests-}" && chmod +x "build/tests/gpu/${d#tests-}"
+    done
 }
 
 # build_or_exit [make targets and variables]: builds (log: $O/build.log); a failure prints
@@ -68,12 +73,19 @@ mega_builds() {
 # mega and how many print each output digest (one: all three), then the three sanitizers on
 # the reduced step from build-san/ (mega_builds); reports the time (needs $t0).
 mega_checks() {
-    gpu_tests 150 "test_mega_prefix" "test_mega"
-    grep -h "NoOp" "$O/test_mega.log" | tail -1
+    mega_checks_carried
     run_backends serial cmp mega
     grep -h "output digest" "$O"/run-*.txt | sort | uniq -c
     echo "t=$((SECONDS - t0)) s"
     mega_tiny_sanitize 60 build-san final
+    echo "t=$((SECONDS - t0)) s"
+}
+
+# mega_checks_carried: test_mega_prefix and test_mega of build/ (built here or carried by
+# pack-builds.sh and unpack_builds), NoOp's step, the time so far (needs $t0).
+mega_checks_carried() {
+    gpu_tests 150 "test_mega_prefix" "test_mega"
+    grep -h "NoOp" "$O/test_mega.log" | tail -1
     echo "t=$((SECONDS - t0)) s"
 }
 

@@ -18,6 +18,10 @@ int mrt_gpu_fail(char *why, size_t n, const char *fmt, ...) __attribute__((forma
  * swizzle, zero fill out of bounds. inner/rows in elements, row_bytes the row stride. */
 int mrt_tmap_2d(void *tmap, const void *base, CUtensorMapDataType dt, int elem_bytes, uint64_t inner,
                 uint64_t rows, uint64_t row_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n);
+/* The same in 3D: planes of `rows` rows (row_bytes, plane_bytes apart), box box_inner x box_rows
+ * x 1 (E1's key cache in the megakernel: blocks of block_tokens 128-byte keys, then scales). */
+int mrt_tmap_3d(void *tmap, const void *base, CUtensorMapDataType dt, uint64_t inner, uint64_t rows, uint64_t planes,
+                uint64_t row_bytes, uint64_t plane_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n);
 
 /* Device pointer of the host-mapped watchdog buffer (allocated on first use; NULL if mapped
  * memory is unavailable, then a stuck kernel traps without a record). */

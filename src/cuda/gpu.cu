@@ -122,23 +122,40 @@ static mrt_encode_tiled_fn mrt_encode_tiled(void) {
     return fn;
 }
 
-int mrt_tmap_2d(void *tmap, const void *base, CUtensorMapDataType dt, int elem_bytes, uint64_t inner,
-                uint64_t rows, uint64_t row_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n) {
+/* rank 2 or 3, 128-byte swizzle, zero fill: the shared body of mrt_tmap_2d / mrt_tmap_3d */
+static int tmap_encode(void *tmap, const void *base, CUtensorMapDataType dt, cuuint32_t rank, const cuuint64_t *dims,
+                       const cuuint64_t *strides, const cuuint32_t *box, char *why, size_t n) {
     mrt_encode_tiled_fn enc = mrt_encode_tiled();
     if (!enc) return mrt_gpu_fail(why, n, "cuTensorMapEncodeTiled is not available from the driver");
     if ((uintptr_t)base % 16) return mrt_gpu_fail(why, n, "tensor base %p is not 16-byte aligned", base);
-    if (row_bytes % 16) return mrt_gpu_fail(why, n, "row stride of %llu bytes is not a multiple of 16", (unsigned long long)row_bytes);
-    (void)elem_bytes;
-    cuuint64_t dims[2] = {inner, rows};
-    cuuint64_t strides[1] = {row_bytes};
-    cuuint32_t box[2] = {box_inner, box_rows};
-    cuuint32_t estr[2] = {1, 1};
-    CUresult r = enc((CUtensorMap *)tmap, dt, 2, (void *)base, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                     CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    for (cuuint32_t i = 0; i + 1 < rank; i++)
+        if (strides[i] % 16)
+            return mrt_gpu_fail(why, n, "stride %u of %llu bytes is not a multiple of 16", i,
+                                (unsigned long long)strides[i]);
+    const cuuint32_t estr[3] = {1, 1, 1};
+    CUresult r = enc((CUtensorMap *)tmap, dt, rank, (void *)base, dims, strides, box, estr,
+                     CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                     CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
-        return mrt_gpu_fail(why, n, "cuTensorMapEncodeTiled failed (%d) for a [%llu x %llu] tensor, box %u x %u", (int)r,
-                            (unsigned long long)rows, (unsigned long long)inner, box_rows, box_inner);
+        return mrt_gpu_fail(why, n, "cuTensorMapEncodeTiled failed (%d) for a %u-d tensor [.. x %llu x %llu], box %u x %u",
+                            (int)r, rank, (unsigned long long)dims[1], (unsigned long long)dims[0], box[1],
+                            box[0]);
     return 0;
+}
+
+int mrt_tmap_2d(void *tmap, const void *base, CUtensorMapDataType dt, int elem_bytes, uint64_t inner,
+                uint64_t rows, uint64_t row_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n) {
+    (void)elem_bytes;
+    const cuuint64_t dims[2] = {inner, rows}, strides[1] = {row_bytes};
+    const cuuint32_t box[2] = {box_inner, box_rows};
+    return tmap_encode(tmap, base, dt, 2, dims, strides, box, why, n);
+}
+
+int mrt_tmap_3d(void *tmap, const void *base, CUtensorMapDataType dt, uint64_t inner, uint64_t rows, uint64_t planes,
+                uint64_t row_bytes, uint64_t plane_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n) {
+    const cuuint64_t dims[3] = {inner, rows, planes}, strides[2] = {row_bytes, plane_bytes};
+    const cuuint32_t box[3] = {box_inner, box_rows, 1};
+    return tmap_encode(tmap, base, dt, 3, dims, strides, box, why, n);
 }
 
 /* ---- planning ----------------------------------------------------------------------- */

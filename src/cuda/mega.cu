@@ -188,19 +188,20 @@ static __device__ __forceinline__
 static __device__ __noinline__
 #endif
 #ifdef MRT_ILW_DIAG_FIRST_PASS /* the tile's first pass landed, as its "weights issued" stamp */
-    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem, unsigned long long *ph) {
-#define MRT_MEGA_IL_DIAG , 0, 0x7fffffff, ph ? ph + MRT_PH_WEIGHTS : nullptr
+    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const mrt_ilw_maps &maps, const uint32_t *pl, uint8_t *smem,
+                             unsigned long long *ph) {
+#define MRT_MEGA_IL_DIAG , ph ? ph + MRT_PH_WEIGHTS : nullptr
 #else
-    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const uint32_t *pl, uint8_t *smem) {
+    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const mrt_ilw_maps &maps, const uint32_t *pl, uint8_t *smem) {
 #define MRT_MEGA_IL_DIAG
 #endif
     if (threadIdx.x >= MRT_IL_THREADS) return;
     if (o.il.heads == 32)
-        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x MRT_MEGA_IL_DIAG);
+        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true>(
+            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, &maps MRT_MEGA_IL_DIAG);
     else
-        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x MRT_MEGA_IL_DIAG);
+        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true>(
+            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, &maps MRT_MEGA_IL_DIAG);
 }
 #endif
 
@@ -421,12 +422,14 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         case MRT_OPC_BMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
         case MRT_OPC_INDEX_LOGITS:
 #ifndef MRT_E1_MMA_SYNC /* the mma.sync tile only as a call: no E1 code inlined in the kernel body */
+            if (o.il.heads == 32 || o.il.heads == 64) {
+                const mrt_ilw_maps maps = {&og.tw, &og.tx, a.diag}; /* mega_table.cu: E1's TMA maps */
 #ifdef MRT_ILW_DIAG_FIRST_PASS
-            if (o.il.heads == 32 || o.il.heads == 64) mrt_mega_il_tile_wg(o, pl, smem, ph);
+                mrt_mega_il_tile_wg(o, maps, pl, smem, ph);
 #else
-            if (o.il.heads == 32 || o.il.heads == 64) mrt_mega_il_tile_wg(o, pl, smem);
+                mrt_mega_il_tile_wg(o, maps, pl, smem);
 #endif
-            else mrt_mega_il_tile8(o, pl, smem);
+            } else mrt_mega_il_tile8(o, pl, smem);
 #else
             if (o.il.heads <= 32) mrt_mega_il_tile<4>(o, pl, smem);
             else mrt_mega_il_tile8(o, pl, smem);

@@ -133,10 +133,6 @@ static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_
     return t;
 }
 
-static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
-    asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
-}
-
 /* One tile, all 384 threads; smem 1024-aligned, large enough for the op's layout (host); o:
  * the operand row in shared memory, tw / tx: its TMA descriptors in global memory (passed as
  * pointers: with the global row passed by reference, the compiler's clone of this function

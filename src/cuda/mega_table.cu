@@ -229,6 +229,22 @@ static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, 
         const int il_bytes = mrt_il_layout<MRT_IL_F16>::SMEM_BYTES;
 #endif
         if (il_bytes > smem) return refuse(x, op, "its tile does not fit shared memory");
+#ifndef MRT_E1_MMA_SYNC
+        if (heads == 32 || heads == 64) { /* the wgmma tile loads through TMA (index_logits_wg.cuh) */
+            const int R = mrt_ilw_box_rows(bt);
+            if (R < 8 || (bt < MRT_ILW_KEYS ? MRT_ILW_KEYS % bt : bt % MRT_ILW_KEYS) || a.chunk % R)
+                return refuse(x, op, "its tile loads keys as TMA boxes of whole cache blocks (or 128 keys of "
+                                     "one): block_tokens must be 8, 16, 32, 64 or a multiple of 128 (the chunk a "
+                                     "multiple of 128)");
+            const mrt_tensor *c = op_in(g, op, 2);
+            if (mrt_tmap_3d(&o->tw, a.cache, CU_TENSOR_MAP_DATA_TYPE_UINT8, MRT_IL_DIM, (uint64_t)bt,
+                            (uint64_t)c->dims[0], MRT_IL_DIM, (uint64_t)a.block_bytes, MRT_IL_DIM, (uint32_t)R, x->why,
+                            sizeof x->why) ||
+                mrt_tmap_2d(&o->tx, a.q8, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, MRT_IL_DIM, (uint64_t)M * heads, MRT_IL_DIM,
+                            MRT_IL_DIM, 128, x->why, sizeof x->why))
+                return refuse(x, op, x->why);
+        }
+#endif
         return MRT_OK;
     }
     case MRT_OPC_TOPK: {

@@ -127,6 +127,10 @@ static __device__ __forceinline__ uint32_t mrt_smem_u32(const void *p) {
 static __device__ __forceinline__ void mrt_mbar_init(uint32_t bar, uint32_t count) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
 }
+/* before an mbarrier's shared memory serves anything else (the megakernel's next instruction) */
+static __device__ __forceinline__ void mrt_mbar_inval(uint32_t bar) {
+    asm volatile("mbarrier.inval.shared::cta.b64 [%0];" ::"r"(bar) : "memory");
+}
 static __device__ __forceinline__ void mrt_mbar_arrive(uint32_t bar) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
@@ -237,6 +241,15 @@ static __device__ __forceinline__ void mrt_tma_load_2d(uint32_t dst, const CUten
         " [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
         "l"((uint64_t)m), "r"(c0), "r"(c1), "r"(bar), "l"(policy)
         : "memory");
+}
+
+/* 3D tiled TMA load (box of one plane), completing `bar`; no cache hint. */
+static __device__ __forceinline__ void mrt_tma_load_3d(uint32_t dst, const CUtensorMap *m, int c0, int c1, int c2,
+                                                       uint32_t bar) {
+    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst),
+                 "l"((uint64_t)m), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
+                 : "memory");
 }
 
 static __device__ __forceinline__ void mrt_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }

@@ -10,9 +10,10 @@
  * at M=16 kv=8192 chunk 128; 168 against 142 us at M=64 kv=65536): the conversions and the
  * serialized pass, not the MMAs, were its time. This version converts nothing, keeps a group
  * chunk's queries resident in shared memory for all of the tile's keys, and copies the next
- * STAGES - 1 passes of 128 keys (cp.async; the megakernel 2 buffers, the standalone kernel 4)
- * while the current one is multiplied. Measured (H200, session 7): E1 7.53 -> 6.73-7.19 us at
- * M=16 KV=8192, 138 -> 80-85 us at M=64 b=8 KV=65536 (bench/RESULTS.md).
+ * STAGES - 1 passes of 128 keys (the standalone kernels by cp.async, 4 buffers; the megakernel
+ * by TMA, 2 buffers: mrt_ilw_maps) while the current one is multiplied. Measured (H200,
+ * session 7): E1 7.53 -> 6.73-7.19 us at M=16 KV=8192, 138 -> 80-85 us at M=64 b=8 KV=65536
+ * (bench/RESULTS.md).
  *
  * Layout: rows = keys (wgmma M = 64 per warpgroup), columns = (token, head) of a group of
  * TPG = 128 / heads tokens (wgmma N = 128), K = the 128 dims in four k32 steps. Operands are
@@ -53,13 +54,15 @@
  * GROUPS of them (the block-table lookups, the key copies and every pass again). */
 template <int STAGES = MRT_ILW_STAGES, int GROUPS = MRT_ILW_GROUPS> struct mrt_ilw_layout {
     static_assert(GROUPS >= 1 && GROUPS <= 16, "wgmma E1: 1..16 resident token groups (positions: 16 threads a group)");
+    static_assert((GROUPS * 16 * 4) % 8 == 0, "mbarriers 8-byte aligned");
     static constexpr int KEY_BYTES = MRT_ILW_KEYS * 128, Q_BYTES = 128 * 128;
     static constexpr int A_OFF = 0;
     static constexpr int B_OFF = A_OFF + STAGES * KEY_BYTES;
     static constexpr int KS_OFF = B_OFF + GROUPS * Q_BYTES;
     static constexpr int WI_OFF = KS_OFF + STAGES * MRT_ILW_KEYS * 4;
     static constexpr int POS_OFF = WI_OFF + GROUPS * 128 * 4;
-    static constexpr int BYTES = POS_OFF + GROUPS * 16 * 4;
+    static constexpr int BAR_OFF = POS_OFF + GROUPS * 16 * 4; /* TMA loads: STAGES key mbarriers, the queries' */
+    static constexpr int BYTES = BAR_OFF + (STAGES + 1) * 8;
     static constexpr int SMEM_BYTES = BYTES + 1024; /* the caller's pointer is 16-byte aligned */
 };
 
@@ -118,6 +121,64 @@ static __device__ __forceinline__ void mrt_ilw_keys_copy(const mrt_ilw_keys_src 
 static __device__ __forceinline__ void mrt_ilw_keys_issue(const mrt_index_logits_args &a, int b, int js, int j1,
                                                           int tid, uint8_t *A, float *ks) {
     mrt_ilw_keys_copy(mrt_ilw_keys_find(a, b, js, j1, tid), tid, A, ks);
+}
+
+/* The megakernel's loads (TMA = true in mrt_index_logits_tile_wg): warp 0 issues a pass's keys
+ * as one TMA box and one bulk copy of scales per cache block (or per 128 keys of a larger one),
+ * after one block-table lookup a lane, and a token group's queries as one TMA box and its head
+ * weights as one bulk copy; every thread waits on the pass's mbarrier. Why: in the step, half
+ * of E1's warp stall samples are instruction fetch (`stall_no_instruction`, H200, session 40
+ * run 2, M=16 KV=8192), most of them in the prologue, whose per-thread copy code (the lookups
+ * of 4 key rows and a scale, 8 query chunks, the head weights; 12 KB of SASS) runs once a step
+ * with its code cold: from the tile's entry to thread 0's queries' copies issued took 2.8 us
+ * (run 1, -DMRT_ILW_DIAG_FIRST_PASS=3 / 4). Measured (runs 3-4, A B in one run each): E1 9.2 ->
+ * 7.6 us a task at M=16 KV=8192, the step 59.6-59.9 -> 58.1-58.6 us, M=128 KV=8192 175-176 ->
+ * 170, M=16 KV=65536 +0.4 to +0.9, the other shapes level; issuing every buffer's pass in the
+ * prologue (two passes in flight) lost 0.5-2.8 us at M <= 16. The standalone kernels keep the
+ * cp.async copies. */
+struct mrt_ilw_maps {
+    const CUtensorMap *keys;    /* the cache as [blocks][block_tokens][128 codes], box 128 x mrt_ilw_box_rows x 1 */
+    const CUtensorMap *queries; /* q8 as [M * heads][128 codes], box 128 x 128 */
+    unsigned *diag;             /* the watchdog's record of a wait past its bound */
+};
+/* Keys a TMA box holds: a whole cache block, or 128 keys of a larger one (mega_table.cu admits
+ * block_tokens >= 8 dividing 128 or a multiple of it, and chunks a multiple of this). */
+static __host__ __device__ __forceinline__ int mrt_ilw_box_rows(int block_tokens) {
+    return block_tokens < MRT_ILW_KEYS ? block_tokens : MRT_ILW_KEYS;
+}
+/* Warp 0: keys [js, min(js + 128, j1)) of request b and their scales into key buffer A / ks,
+ * completing `bar`; lane i loads box i (one block-table lookup, one TMA box, one bulk copy of
+ * its scales). Rows of the last box past j1 hold the block's other keys and boxes wholly past
+ * j1 are not loaded: their logits are not stored. */
+static __device__ __forceinline__ void mrt_ilw_keys_tma(const mrt_index_logits_args &a, const CUtensorMap *map, int b,
+                                                        int js, int j1, int lane, uint8_t *A, float *ks, uint32_t bar) {
+    const int R = mrt_ilw_box_rows(a.block_tokens), nbox = min(MRT_ILW_KEYS / R, (j1 - js + R - 1) / R);
+    if (lane == 0) mrt_mbar_arrive_tx(bar, (uint32_t)(nbox * R * (MRT_IL_DIM + 4)));
+    __syncwarp();
+    if (lane < nbox) {
+        const int j = js + lane * R, blk = (int)mrt_fastdiv_q((uint32_t)j, a.blocks), in_blk = j - blk * a.block_tokens;
+        const int phys = a.block_table[(long long)b * a.bpr + blk];
+        mrt_tma_load_3d(mrt_smem_u32(A + lane * R * 128), map, 0, in_blk, phys, bar);
+        mrt_bulk_load(mrt_smem_u32(ks + lane * R),
+                      a.cache + (long long)phys * a.block_bytes + (long long)a.block_tokens * MRT_IL_DIM + in_blk * 4,
+                      (uint32_t)R * 4, bar);
+    }
+}
+/* Warp 0: the queries of token groups g0 .. g0 + ng of the request at token t0 (a group's 128
+ * rows, one box: rows past the request's tokens are the next request's or zeros, their columns
+ * weigh 0 and are not stored) and its tokens' head weights (one bulk copy), completing `bar`. */
+template <int TPG>
+static __device__ __forceinline__ void mrt_ilw_queries_tma(const mrt_index_logits_args &a, const CUtensorMap *map,
+                                                           int t0, int g0, int ng, int lane, uint8_t *B, float *wI_s,
+                                                           uint32_t bar) {
+    if (lane == 0)
+        mrt_mbar_arrive_tx(bar, (uint32_t)(ng * 128 * 128 + min(ng * TPG, a.n - g0 * TPG) * a.heads * 4));
+    __syncwarp();
+    if (lane < ng) {
+        const int t = (g0 + lane) * TPG, row = (t0 + t) * a.heads;
+        mrt_tma_load_2d(mrt_smem_u32(B + lane * 128 * 128), map, 0, row, bar, mrt_policy_evict_last());
+        mrt_bulk_load(mrt_smem_u32(wI_s + lane * 128), a.wI + row, (uint32_t)(min(TPG, a.n - t) * a.heads * 4), bar);
+    }
 }
 
 /* A group's logits, from each lane's partial sums s[token][key] (its 8 head columns a token,
@@ -185,13 +246,13 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
 /* -DMRT_ILW_DIAG_FIRST_PASS (diagnostic builds, timing only): thread 0 writes %globaltimer to
  * *first_pass once the tile's first pass of keys (and its queries) landed, so a trace splits
  * a tile's loads prologue from the rest (the megakernel stores it as E1's "weights issued");
- * =2: once thread 0 issued its copies of the first pass's keys (its block-table lookups
- * returned), so the prologue splits into the lookups' round trip and the copies'; =3: at the
- * tile's entry (the call, from the kernel body's barrier after the input's wait); =4: once
- * thread 0 issued its queries', head weights' and positions' copies (before the keys'). */
-template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS>
+ * =3: at the tile's entry (the call, from the kernel body's barrier after the input's wait).
+ * (=2 and =4 stamped the cp.async copies' prologue, thread 0's first keys' and queries' copies
+ * issued: session 40 run 1; removed with the megakernel's loads by TMA.) */
+template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS, bool TMA = false>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
-                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff
+                                                int tid, int g_lo = 0, int g_hi = 0x7fffffff,
+                                                const mrt_ilw_maps *maps = nullptr
 #ifdef MRT_ILW_DIAG_FIRST_PASS
                                                 ,
                                                 unsigned long long *first_pass = nullptr
@@ -214,67 +275,111 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
     const long long kv = a.kv;
     const int n = a.n, row = mrt_ilw_key_row<TPG>(wg, w, lane); /* this lane's logits: keys row + 8 i */
     const int npass = (j1 - j0 + MRT_ILW_KEYS - 1) / MRT_ILW_KEYS;
+    /* TMA: key buffer s's mbarrier at kbar + 8 s, the queries' at qbar; the phases each thread
+     * waits for next (bit s of kph, qph), flipped at each wait */
+    uint32_t kbar = 0, qbar = 0, kph = 0, qph = 0;
+    if constexpr (TMA) {
+        if (npass <= 0) return; /* (no task has no keys; nothing would wait for the queries' copies) */
+        kbar = mrt_smem_u32(smem + L::BAR_OFF), qbar = kbar + 8 * STAGES;
+        if (tid == 0) {
+            /* the previous instruction's generic accesses to this shared memory (ordered before
+             * thread 0 by the kernel body's barrier), before the copies' */
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            for (int s = 0; s <= STAGES; s++) mrt_mbar_init(kbar + 8 * s, 1);
+            asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        }
+        /* warp 0's copies read what other CTAs published (acquired by the kernel body's wait) */
+        if (tid < 32) asm volatile("fence.proxy.async.global;" ::: "memory");
+        mrt_il_bar(); /* the mbarriers initialized before any thread waits on them */
+    }
 
     for (int g0 = g_lo; g0 < ngroups; g0 += GROUPS) {
         const int ng = min(GROUPS, ngroups - g0);
-        /* Every copy of the chunk's first pass is issued before anything waits: the first
-         * key pass's block-table lookups first (in flight meanwhile), then the queries, head
-         * weights and positions (cp.async, nothing to wait for), then that pass's keys,
-         * whose addresses the lookups return. So the prologue is two round trips (lookup,
-         * keys) rather than four (weights, positions, lookup, keys) when the weights and
-         * positions were loads into registers stored to shared memory. Measured (H200,
-         * session 20 run 2, M=16 KV=8192): the step's E1 input -> computed 7.36 -> 7.14 us,
-         * mega 80.07 / 80.09 -> 79.87 / 79.92; less than two round trips: most of the 3.4 us
-         * a tile spends up to its first pass's keys (run 1, -DMRT_MEGA_IL_STOP=1) is not
-         * these loads' latency (not yet known what). */
-        mrt_ilw_keys_src k0 = {};
-        if (npass > 0) k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
-        /* queries of groups g0 .. g0 + ng: column tl * H + h of group gi = token (g0 + gi) TPG + tl.
-         * (Rolled, with the head weights' loop below: the megakernel's tile 45 -> 36 KB and the
-         * step level at M=16, 1-2 us slower at M=64 and KV=65536: H200, session 36 run 3.) */
-        for (int u = tid; u < ng * 128 * 8; u += MRT_IL_THREADS) {
-            const int gi = u >> 10, col = (u >> 3) & 127, c = u & 7;
-            const int t = (g0 + gi) * TPG + col / H, h = col % H;
-            const uint8_t *src = nullptr;
-            if (t < a.n) src = a.q8 + ((long long)(t0 + t) * a.heads + h) * MRT_IL_DIM + c * 16;
-            mrt_ilw_put(B + gi * L::Q_BYTES, col, c, src);
-        }
-        for (int u = tid; u < ng * 128; u += MRT_IL_THREADS) {
-            const int gi = u >> 7, col = u & 127, t = (g0 + gi) * TPG + col / H;
-            if (t < a.n) mrt_cp_async4(wI_s + u, a.wI + (long long)(t0 + t) * a.heads + col % H);
-            else wI_s[u] = 0.0f;
+        mrt_ilw_keys_src k0 = {}; /* cp.async: the first pass's lookups */
+        if constexpr (TMA) {
+            if (tid < 32) {
+                mrt_ilw_queries_tma<TPG>(a, maps->queries, t0, g0, ng, lane, B, wI_s, qbar);
+                for (int q = 0; q < STAGES - 1 && q < npass; q++)
+                    mrt_ilw_keys_tma(a, maps->keys, b, j0 + q * MRT_ILW_KEYS, j1, lane, A + q * L::KEY_BYTES,
+                                     ks_s + q * MRT_ILW_KEYS, kbar + 8 * q);
+            }
+            /* the head weights of columns past the request's tokens (not copied); their proxy
+             * fence orders them before a later group chunk's bulk copies into the same words */
+            for (int u = tid; u < ng * 128; u += MRT_IL_THREADS)
+                if ((g0 + (u >> 7)) * TPG + (u & 127) / H >= a.n) wI_s[u] = 0.0f;
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        } else {
+            /* Every copy of the chunk's first pass is issued before anything waits: the first
+             * key pass's block-table lookups first (in flight meanwhile), then the queries, head
+             * weights and positions (cp.async, nothing to wait for), then that pass's keys,
+             * whose addresses the lookups return. So the prologue is two round trips (lookup,
+             * keys) rather than four (weights, positions, lookup, keys) when the weights and
+             * positions were loads into registers stored to shared memory. Measured (H200,
+             * session 20 run 2, M=16 KV=8192): the step's E1 input -> computed 7.36 -> 7.14 us,
+             * mega 80.07 / 80.09 -> 79.87 / 79.92; less than two round trips: most of the 3.4 us
+             * a tile spends up to its first pass's keys (run 1, -DMRT_MEGA_IL_STOP=1) is not
+             * these loads' latency (not yet known what). */
+            if (npass > 0) k0 = mrt_ilw_keys_find(a, b, j0, j1, tid);
+            /* queries of groups g0 .. g0 + ng: column tl * H + h of group gi = token (g0 + gi) TPG + tl.
+             * (Rolled, with the head weights' loop below: the megakernel's tile 45 -> 36 KB and the
+             * step level at M=16, 1-2 us slower at M=64 and KV=65536: H200, session 36 run 3.) */
+            for (int u = tid; u < ng * 128 * 8; u += MRT_IL_THREADS) {
+                const int gi = u >> 10, col = (u >> 3) & 127, c = u & 7;
+                const int t = (g0 + gi) * TPG + col / H, h = col % H;
+                const uint8_t *src = nullptr;
+                if (t < a.n) src = a.q8 + ((long long)(t0 + t) * a.heads + h) * MRT_IL_DIM + c * 16;
+                mrt_ilw_put(B + gi * L::Q_BYTES, col, c, src);
+            }
+            for (int u = tid; u < ng * 128; u += MRT_IL_THREADS) {
+                const int gi = u >> 7, col = u & 127, t = (g0 + gi) * TPG + col / H;
+                if (t < a.n) mrt_cp_async4(wI_s + u, a.wI + (long long)(t0 + t) * a.heads + col % H);
+                else wI_s[u] = 0.0f;
+            }
         }
         if (tid < ng * 16) {
             const int gi = tid >> 4, tl = tid & 15, t = (g0 + gi) * TPG + tl;
             if (tl < TPG && t < a.n) mrt_cp_async4(pos_s + tid, a.pos + t0 + t);
             else pos_s[tid] = -1;
         }
-#if defined(MRT_ILW_DIAG_FIRST_PASS) && MRT_ILW_DIAG_FIRST_PASS == 4
-        if (first_pass && tid == 0 && g0 == g_lo) *first_pass = mrt_globaltimer();
-#endif
-        /* the queries' copies join the first pass's key group, so one wait covers both; one
-         * group is committed per pass slot even when empty, so the wait count is constant */
-        if (npass > 0) mrt_ilw_keys_copy(k0, tid, A, ks_s);
-#if defined(MRT_ILW_DIAG_FIRST_PASS) && MRT_ILW_DIAG_FIRST_PASS == 2
-        if (first_pass && tid == 0 && g0 == g_lo) *first_pass = mrt_globaltimer();
-#endif
-        mrt_il_commit();
-#pragma unroll
-        for (int q = 1; q < STAGES - 1; q++) {
-            if (q < npass)
-                mrt_ilw_keys_issue(a, b, j0 + q * MRT_ILW_KEYS, j1, tid, A + q * L::KEY_BYTES, ks_s + q * MRT_ILW_KEYS);
+        if constexpr (TMA) {
+            mrt_il_commit(); /* the positions */
+        } else {
+            /* the queries' copies join the first pass's key group, so one wait covers both; one
+             * group is committed per pass slot even when empty, so the wait count is constant */
+            if (npass > 0) mrt_ilw_keys_copy(k0, tid, A, ks_s);
             mrt_il_commit();
+#pragma unroll
+            for (int q = 1; q < STAGES - 1; q++) {
+                if (q < npass)
+                    mrt_ilw_keys_issue(a, b, j0 + q * MRT_ILW_KEYS, j1, tid, A + q * L::KEY_BYTES,
+                                       ks_s + q * MRT_ILW_KEYS);
+                mrt_il_commit();
+            }
         }
         for (int p = 0; p < npass; p++) {
             const int js = j0 + p * MRT_ILW_KEYS, buf = p % STAGES, nb = (p + STAGES - 1) % STAGES;
             /* buffer nb was last read by pass p - 1, released by its closing barrier */
-            if (p + STAGES - 1 < npass)
-                mrt_ilw_keys_issue(a, b, js + (STAGES - 1) * MRT_ILW_KEYS, j1, tid, A + nb * L::KEY_BYTES,
-                                   ks_s + nb * MRT_ILW_KEYS);
-            mrt_il_commit();
-            asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory"); /* pass p's group landed */
-            asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async / st.shared -> wgmma */
-            mrt_il_bar(); /* every thread's copies of this pass (and the queries) landed */
+            if constexpr (TMA) {
+                if (p + STAGES - 1 < npass && tid < 32)
+                    mrt_ilw_keys_tma(a, maps->keys, b, js + (STAGES - 1) * MRT_ILW_KEYS, j1, lane,
+                                     A + nb * L::KEY_BYTES, ks_s + nb * MRT_ILW_KEYS, kbar + 8 * nb);
+                if (p == 0) { /* the queries and head weights; the positions and zero weights, CTA-wide */
+                    mrt_mbar_wait_full(qbar, qph, maps->diag);
+                    qph ^= 1u;
+                    mrt_cp_async_wait_all();
+                    mrt_il_bar();
+                }
+                mrt_mbar_wait_full(kbar + 8 * buf, (kph >> buf) & 1u, maps->diag); /* pass p's keys landed */
+                kph ^= 1u << buf;
+            } else {
+                if (p + STAGES - 1 < npass)
+                    mrt_ilw_keys_issue(a, b, js + (STAGES - 1) * MRT_ILW_KEYS, j1, tid, A + nb * L::KEY_BYTES,
+                                       ks_s + nb * MRT_ILW_KEYS);
+                mrt_il_commit();
+                asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory"); /* pass p's group landed */
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async / st.shared -> wgmma */
+                mrt_il_bar(); /* every thread's copies of this pass (and the queries) landed */
+            }
 #if defined(MRT_ILW_DIAG_FIRST_PASS) && MRT_ILW_DIAG_FIRST_PASS == 1
             if (first_pass && tid == 0 && p == 0 && g0 == g_lo) *first_pass = mrt_globaltimer();
 #endif
@@ -338,6 +443,9 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                            * the queries, weights and positions (next group chunk) are rewritten */
         }
     }
+    if constexpr (TMA)
+        if (tid == 0)
+            for (int s = 0; s <= STAGES; s++) mrt_mbar_inval(kbar + 8 * s);
 }
 #pragma nv_diag_default 128
 

@@ -171,6 +171,32 @@ int main(int argc, char **argv) {
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 1024}, o, "critical-path --split A0=1,D1=2", 0);
         one((glm5_shape){4, 1, 8192}, MRT_POLICY_CRITICAL_PATH, 0); /* 8 slices a row by default, B0 in 3 K splits */
     }
+    { /* E1's TMA loads (index_logits_wg.cuh): cache blocks of 16 keys (8 boxes a pass) and of
+       * 256 (boxes of 128 keys inside a block), a context that ends inside a block */
+        glm5_config c = glm5_config_glm5();
+        c.block_tokens = 16;
+        one_cfg(c, (glm5_shape){16, 2, 8192}, MRT_POLICY_ROUNDROBIN, 0);
+        c.block_tokens = 256;
+        one_cfg(c, (glm5_shape){16, 2, 1000}, MRT_POLICY_CRITICAL_PATH, 0);
+    }
+    { /* cache blocks the megakernel's E1 cannot load as whole TMA boxes (96 keys): serial
+       * runs them, mega refuses with a message naming the op and the block size */
+        glm5_config c = glm5_config_glm5();
+        c.block_tokens = 96;
+        mrt_plan_opts o = mrt_plan_opts_default();
+        glm5_fixture f;
+        mrt_status st = glm5_fixture_new_cfg(ctx, c, (glm5_shape){16, 2, 8192}, &o, 5, &f);
+        if (CHECK(st == MRT_OK, "block_tokens 96: set-up: %s", st ? mrt_last_error(ctx) : "")) {
+            st = mrt_gpu_serial_step(f.x, 0, 0);
+            if (!st) st = mrt_gpu_sync(f.x);
+            CHECK(st == MRT_OK, "block_tokens 96: serial runs %s", st ? mrt_last_error(ctx) : "");
+            st = mrt_gpu_mega_step(f.x, 0, 0);
+            const char *e = st ? mrt_last_error(ctx) : "";
+            CHECK(st == MRT_ERR_UNSUPPORTED && strstr(e, "E1") && strstr(e, "block_tokens"),
+                  "block_tokens 96: mega refuses (%d: %s)", (int)st, e);
+            glm5_fixture_free(&f);
+        }
+    }
     /* the rest of [E]'s shapes: M in {1, 16, 64, 128} x KV in {1024, 8192, 65536} */
     const glm5_shape shapes[] = {{1, 1, 1024},   {1, 1, 8192},    {1, 1, 65536},  {16, 2, 1024},
                                  {16, 2, 65536}, {64, 2, 1024},   {64, 2, 8192},  {64, 2, 65536},
