@@ -75,11 +75,35 @@ static void test_smalldiv(void) {
     CHECK(sbad == 0, "%d small quotients wrong", sbad);
 }
 
+/* mrt_cache_blocks: a request's table row holds ceil(kv / block_tokens) blocks, and position p
+ * is in block p / block_tokens, for the block sizes and contexts the launchers see (a context
+ * ending inside a block, exactly at a block's end, shorter than one block). */
+static void test_cache_blocks(void) {
+    const int sizes[] = {1, 4, 8, 16, 64, 96, 128, 256, 384};
+    const int kvs[] = {1, 3, 63, 64, 65, 300, 1000, 8192, 65536, 65537};
+    int wrong = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (size_t k = 0; k < sizeof kvs / sizeof kvs[0]; k++) {
+            const int bt = sizes[i], kv = kvs[k];
+            int bpr = -1;
+            mrt_fastdiv f = {0u, 0};
+            mrt_cache_blocks(kv, bt, &bpr, &f);
+            wrong += !CHECK(bpr == (kv + bt - 1) / bt && (long long)bpr * bt >= kv && (long long)(bpr - 1) * bt < kv,
+                            "kv %d, block_tokens %d: %d blocks a row", kv, bt, bpr);
+            for (int p = 0; p < kv; p += 1 + p / 7)
+                if ((int)mrt_fastdiv_q((uint32_t)p, f) != p / bt && wrong++ < 5)
+                    CHECK(0, "kv %d, block_tokens %d: position %d in block %u, want %d", kv, bt, p,
+                          mrt_fastdiv_q((uint32_t)p, f), p / bt);
+        }
+    CHECK(wrong == 0, "cache geometry: %d wrong", wrong);
+}
+
 int main(void) {
     CHECK(mrt_fastdiv_q(12345, mrt_fastdiv_make(0)) == 0, "divisor 0 must give quotient 0");
     test_small();
     test_random();
     test_smalldiv();
+    test_cache_blocks();
     CHECK(bad == 0, "%d quotients wrong", bad);
     TEST_MAIN_END();
 }
