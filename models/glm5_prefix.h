@@ -15,7 +15,9 @@ typedef struct glm5_config {
     int idx_heads, idx_dim, topk;
     float rms_eps, ln_eps;
     double rope_theta;
-    int block_tokens; /* KV page size (tokens per cache block) */
+    int block_tokens; /* KV page size (tokens per cache block); on the GPU a multiple of 4, for the
+                       * megakernel (which loads the index cache's blocks whole by TMA) 8, 16,
+                       * 32, 64 or a multiple of 128 (mega refuses others; serial runs them) */
 } glm5_config;
 
 glm5_config glm5_config_glm5(void);   /* GLM-5: hidden 6144, 64 heads, q_lora 2048 */
