@@ -288,8 +288,8 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             for (int s = 0; s <= STAGES; s++) mrt_mbar_init(kbar + 8 * s, 1);
             asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         }
-        /* warp 0's copies read what other CTAs published (acquired by the kernel body's wait) */
-        if (tid < 32) asm volatile("fence.proxy.async.global;" ::: "memory");
+        /* warp 0's copies read what other CTAs published: its lanes made the kernel body's
+         * wait, which ends in `fence.proxy.async.global` (mrt_mega_wait) */
         mrt_il_bar(); /* the mbarriers initialized before any thread waits on them */
     }
 
