@@ -25,6 +25,7 @@
 #include <cuda.h> /* CUtensorMap */
 #include <stdint.h>
 
+#include "cp_async.cuh"   /* mrt_cp_async4: the activation scales */
 #include "split_sum.cuh" /* mrt_sum_splits */
 #include "stamp.cuh"
 #include "wgmma_ops.cuh"
@@ -503,24 +504,55 @@ static __device__ __forceinline__ void mrt_gemm_scales_written(const mrt_gemm_ba
     for (int i = 0; i < n; i++) mrt_mbar_arrive(b.scales());
 }
 
+/* -DMRT_GEMM_SX_ASYNC=N: at TN <= N the activation scales are gathered by cp.async (below);
+ * wider tiles keep the loads in rounds. Measured (H200, session 41 runs 3-4, docs/MEGAKERNEL.md):
+ * by cp.async at every TN, mega M=1 1.3-1.8 us faster, M=16 1.2-2.6, M=64 (TN 64) 0.5-2.8, but
+ * M=128 (TN 128) 0.4-2.0 slower and serial at M=128 +4.8 (M=16 -1.2); why TN 128 loses is
+ * not known (its tiles wait ~10 us from the input to K block 0 either way). */
+#ifndef MRT_GEMM_SX_ASYNC
+#define MRT_GEMM_SX_ASYNC 64
+#endif
 /* One warp gathers sx[m, kb] for this tile's tokens and K range into sxs[kb_local][m_local];
- * rows past M read as 0 (their outputs are never stored). Lanes walk kb fastest (coalesced),
- * 16 loads in flight per lane. Shared by the activation loader and the unified loader. */
+ * rows past M are 0 (their outputs are never stored). At TN <= MRT_GEMM_SX_ASYNC every copy
+ * is a 4-byte cp.async, so a lane has all of its copies in flight at once without holding
+ * registers (the loads below went in rounds of 16 a lane, each a round trip under the step's
+ * load); lanes are R = 32 / nkb rows of nkb K blocks (coalesced: a row's scales are
+ * contiguous), or one row striding its K blocks where nkb > 32; one division a lane. Wider
+ * tiles: lanes walk kb fastest (coalesced), 16 loads in flight per lane. Shared by the
+ * activation loader and the unified loader; ends with this lane's scales in shared memory. */
 template <int TN>
 static __device__ __forceinline__ void mrt_gemm_gather_sx(const mrt_gemm_tile &t, const mrt_gemm_args &a, float *sxs,
                                                           int lane) {
-    const int total = TN * t.nkb;
-    for (int base = lane; base < total; base += 32 * 16) {
-        float v[16];
+    if constexpr (TN <= MRT_GEMM_SX_ASYNC) {
+        /* a's and t's fields read once, into registers: each cp.async's memory clobber would
+         * have the compiler re-read them from memory (the megakernel's `a` is shared memory)
+         * before every copy (run 3, re-read: M=128 +6 us against the loads, serial +6.8; run 4,
+         * read once: +1.5 and +4.8) */
+        const int nkb = t.nkb, R = nkb < 32 ? 32 / nkb : 1, r0 = lane / nkb, k0 = lane - r0 * nkb;
+        const int rows = a.M - t.m0; /* rows of the tile that exist */
+        const long long ld = a.sx_ld;
+        const float *src = a.sx + (long long)(t.m0 + r0) * ld + t.kb0;
+        if (r0 < R)
+            for (int ml = r0; ml < TN; ml += R, src += R * ld)
+                for (int kl = k0; kl < nkb; kl += 32) {
+                    if (ml < rows) mrt_cp_async4(sxs + kl * TN + ml, src + kl);
+                    else sxs[kl * TN + ml] = 0.0f;
+                }
+        mrt_cp_async_wait_all();
+    } else {
+        const int total = TN * t.nkb;
+        for (int base = lane; base < total; base += 32 * 16) {
+            float v[16];
 #pragma unroll
-        for (int u = 0; u < 16; u++) {
-            int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb, m = t.m0 + ml;
-            v[u] = idx < total && m < a.M ? a.sx[(long long)m * a.sx_ld + t.kb0 + kl] : 0.0f;
-        }
+            for (int u = 0; u < 16; u++) {
+                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb, m = t.m0 + ml;
+                v[u] = idx < total && m < a.M ? a.sx[(long long)m * a.sx_ld + t.kb0 + kl] : 0.0f;
+            }
 #pragma unroll
-        for (int u = 0; u < 16; u++) {
-            int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb;
-            if (idx < total) sxs[kl * TN + ml] = v[u];
+            for (int u = 0; u < 16; u++) {
+                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb;
+                if (idx < total) sxs[kl * TN + ml] = v[u];
+            }
         }
     }
 }
