@@ -583,6 +583,10 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
     }
     if (K_::SCALED) {
         mrt_gemm_gather_sx<TN>(t, a, sxs, lane);
+#ifdef MRT_GEMM_PROBE_SX /* probe builds (gemm_fp8.cuh): stamp 1 = every lane's scales landed */
+        __syncwarp();
+        if (lane == 0) pr.stamp(1);
+#endif
         mrt_gemm_scales_written(b, 1);
     }
 #ifdef MRT_GEMM_DIAG_X_EARLY /* diagnostic builds, results wrong: the ring's activations and the

@@ -36,6 +36,14 @@
 #if defined(MRT_GEMM_PROBE_WAITS) && !defined(MRT_GEMM_PROBE)
 #error "-DMRT_GEMM_PROBE_WAITS needs -DMRT_GEMM_PROBE"
 #endif
+/* -DMRT_GEMM_PROBE_SX (diagnostic, with -DMRT_GEMM_PROBE): the probe's "last K block ready"
+ * stamp becomes the activation loader's scales gathered (gemm_core.cuh mrt_gemm_aload), so
+ * the input -> K block 0 of a tile splits into its scales and the rest (the activations' TMA,
+ * K block 0's wgmmas): session 41's probe had D0 at M=128 9.9 us there (~2 at M=16), with the
+ * scales gathered by loads or by cp.async alike. */
+#if defined(MRT_GEMM_PROBE_SX) && (!defined(MRT_GEMM_PROBE) || defined(MRT_GEMM_PROBE_WAITS))
+#error "-DMRT_GEMM_PROBE_SX needs -DMRT_GEMM_PROBE and not -DMRT_GEMM_PROBE_WAITS"
+#endif
 /* -DMRT_GEMM_ACC_CHAINS=C (experiment, 1 or 2 or 4): a K block's four k32 wgmmas go to C
  * independent accumulators (k32 step kk to chain kk % C), summed in chain order before the
  * promotion. Why: the four wgmmas accumulate into one tile, each waiting for the one before,
@@ -128,7 +136,7 @@ static __device__ __forceinline__ void mrt_gemm_fp8_done(const mrt_gemm_bars &b,
 #ifdef MRT_GEMM_PROBE_WAITS /* stamp 1 = stamp 0 + the waits: "last K block ready" - "K block 0
                                ready" becomes the time K blocks 1.. waited for their stage */
     if (ctid == 0 && i == nkb - 1) pr.stamps()[1] = pr.stamps()[0] + w.waited;
-#else
+#elif !defined(MRT_GEMM_PROBE_SX) /* there the activation loader stamps 1 */
     if (ctid == 0 && i == nkb - 1) pr.stamp(1);
 #endif
 #endif
