@@ -508,7 +508,8 @@ static __device__ __forceinline__ void mrt_gemm_scales_written(const mrt_gemm_ba
  * wider tiles keep the loads in rounds. Measured (H200, session 41 runs 3-4, docs/MEGAKERNEL.md):
  * by cp.async at every TN, mega M=1 1.3-1.8 us faster, M=16 1.2-2.6, M=64 (TN 64) 0.5-2.8, but
  * M=128 (TN 128) 0.4-2.0 slower and serial at M=128 +4.8 (M=16 -1.2); why TN 128 loses is
- * not known (its tiles wait ~10 us from the input to K block 0 either way). */
+ * not known (with the loads its tiles waited ~10 us from the input to K block 0, and cp.async
+ * did not shorten their input -> computed). */
 #ifndef MRT_GEMM_SX_ASYNC
 #define MRT_GEMM_SX_ASYNC 64
 #endif

@@ -39,8 +39,8 @@
 /* -DMRT_GEMM_PROBE_SX (diagnostic, with -DMRT_GEMM_PROBE): the probe's "last K block ready"
  * stamp becomes the activation loader's scales gathered (gemm_core.cuh mrt_gemm_aload), so
  * the input -> K block 0 of a tile splits into its scales and the rest (the activations' TMA,
- * K block 0's wgmmas): session 41's probe had D0 at M=128 9.9 us there (~2 at M=16), with the
- * scales gathered by loads or by cp.async alike. */
+ * K block 0's wgmmas): session 41's probe had D0 at M=128 9.9 us there with the loads (~2 at
+ * M=16), and gathering the scales by cp.async did not shorten those tiles. */
 #if defined(MRT_GEMM_PROBE_SX) && (!defined(MRT_GEMM_PROBE) || defined(MRT_GEMM_PROBE_WAITS))
 #error "-DMRT_GEMM_PROBE_SX needs -DMRT_GEMM_PROBE and not -DMRT_GEMM_PROBE_WAITS"
 #endif
