@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Fit the placement's cost model (src/core/schedule.c) to megakernel traces, and check it.
 
-  python3 scripts/fit_costs.py PLAN.json TRACE.json [PLAN.json TRACE.json ...]
+  python3 scripts/fit_costs.py [--gap US] PLAN.json TRACE.json [PLAN.json TRACE.json ...]
 
 Each pair: `megartp plan glm5-prefix ARGS --json > PLAN.json` and `megartp trace glm5-prefix
 --backend mega ARGS -o TRACE.json` with the same ARGS and commit (the plan's task_costs hold
-the model's inputs task by task: tokens, bytes, flops, and its current estimate).
+the model's inputs task by task: tokens, bytes, flops, and its current estimate, and
+cost_gap_us: the worker's step each estimate includes; --gap US gives it for plans printed by
+builds before that field, session 41's runs included).
 
 An instruction's measured time is its "published" stamp less the later of its "visible"
 stamp and its producers' publication (so not its wait; a worker's step between instructions
@@ -27,7 +29,7 @@ import statistics
 import sys
 
 SM_BYTES_PER_US = 4.3e6 / 132.0
-COST_GAP_US = 0.90  # schedule.c's MRT_COST_GAP_US: in a task's cost, not in its measured time
+COST_GAP_US = None  # the plans' cost_gap_us (schedule.c's MRT_COST_GAP_US): in a task's cost, not in its measured time
 # the terms each kind's cost uses (schedule.c's mrt_cost table): 1, tokens, bytes_us, mflops
 TERMS = {
     "add_rmsnorm_quant": (1, 0, 0, 0),
@@ -127,9 +129,19 @@ def features(kind, tokens, nbytes, flops):
 
 
 def main():
-    if len(sys.argv) < 3 or len(sys.argv) % 2 != 1:
+    global COST_GAP_US
+    args = sys.argv[1:]
+    given = None
+    if args[:1] == ["--gap"] and len(args) > 1:
+        given, args = float(args[1]), args[2:]
+    if len(args) < 2 or len(args) % 2:
         sys.exit(__doc__)
-    pairs = [load(sys.argv[i], sys.argv[i + 1]) for i in range(1, len(sys.argv), 2)]
+    pairs = [load(args[i], args[i + 1]) for i in range(0, len(args), 2)]
+    gaps_in = {p.get("cost_gap_us", given) for p, *_ in pairs}
+    if None in gaps_in or len(gaps_in) != 1:
+        sys.exit(f"fit_costs.py: the plans' cost_gap_us {sorted(map(str, gaps_in))}: one value wanted "
+                 "(plans printed by builds before the field, session 41's runs included, lack it: --gap US)")
+    COST_GAP_US = gaps_in.pop()
     meas = [measured(queues, preds, tr) for _, queues, preds, tr, _, _ in pairs]  # (time, gap) per pair
     samples, gaps = {}, []
     for (p, queues, preds, tr, kinds, costs), (d, gap) in zip(pairs, meas):

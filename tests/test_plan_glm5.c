@@ -1,5 +1,6 @@
 /* The GLM-5 prefix plan: the article's seed plan exactly (issue [A], "What it must show"
  * 2), other shapes and both models through the verifier (3), build time (3). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +125,12 @@ static void test_seed_plan(mrt_context *ctx) {
                           /* the cost model's inputs: A0's row of 6144, tokens 1, bytes 9 a value, flops 8 */
                           "\"task_costs\": [[\"A0[0]\", 1, 55296, 49152, "};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) CHECK(strstr(json, keys[i]) != NULL, "JSON lacks %s", keys[i]);
+    /* the worker's step in each task's cost, for scripts/fit_costs.py: what the model adds to
+     * a task's time (any task's cost less its time) */
+    const char *gap = strstr(json, "\"cost_gap_us\": ");
+    const double want = mrt_task_cost_us(p, &p->tasks[0]) - mrt_task_time_us(p, &p->tasks[0]);
+    const double got = gap ? atof(gap + strlen("\"cost_gap_us\": ")) : NAN;
+    CHECK(fabs(got - want) < 5e-4, "JSON's cost_gap_us %.3f (nan: missing), want %.3f", got, want);
     /* build time: the median of 5 builds (the first in a process also pays its page faults) */
     double us[5];
     for (int i = 0; i < 5; i++) {

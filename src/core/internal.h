@@ -272,6 +272,7 @@ mrt_status mrt_encode(mrt_plan *p);   /* queues -> instruction tensor (isa.c) */
  * worker's step to its next instruction (what placement adds up). */
 double mrt_task_time_us(const mrt_plan *p, const mrt_task *k);
 double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k);
+double mrt_cost_gap_us(void); /* the worker's step in mrt_task_cost_us */
 int mrt_task_tokens(const mrt_plan *p, const mrt_task *k); /* its op's tokens(), 1 without one */
 /* AUTO takes critical-path's queues when their estimate is below this share of roundrobin's
  * (schedule.c says why) */

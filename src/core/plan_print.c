@@ -141,6 +141,9 @@ static void print_json(const mrt_plan *p, FILE *f, const int *cfirst, const int 
                 mrt_task_tokens(p, k), k->cost, k->flops, mrt_task_cost_us(p, k));
     }
     fprintf(f, "],");
+    /* the worker's step each task cost includes: fit_costs.py takes it off a cost to compare it
+     * with a measured time */
+    fprintf(f, "\n \"cost_gap_us\": %.3f,", mrt_cost_gap_us());
     fprintf(f, "\n \"ops\": [");
     for (int i = 0; i < p->n_ops; i++) {
         const mrt_op *op = &p->g->ops[p->ops[i]];

@@ -63,7 +63,7 @@ static void place_roundrobin(mrt_plan *p) {
  * 0.131, index_logits 5.76 / 1.117 / 0.202, topk 4.66 / 4.559, ...): no pick of auto or tuning
  * moved, critical-path's queues moved at four shapes, level at three and 5.6-6.5 us slower at
  * M=128 KV=1024 (161.98 / 164.60 against 156.38 / 158.06): this table stays. */
-#define MRT_COST_GAP_US 0.90 /* scripts/fit_costs.py's COST_GAP_US: keep the two equal */
+#define MRT_COST_GAP_US 0.90 /* `plan --json` prints it (cost_gap_us) for scripts/fit_costs.py */
 typedef struct mrt_cost_terms {
     double fixed, per_token, bytes_x, per_mflop;
 } mrt_cost_terms;
@@ -92,6 +92,7 @@ double mrt_task_time_us(const mrt_plan *p, const mrt_task *k) {
 }
 
 double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k) { return mrt_task_time_us(p, k) + MRT_COST_GAP_US; }
+double mrt_cost_gap_us(void) { return MRT_COST_GAP_US; }
 
 /* Tasks a task waits for: the publishers of its events (every member of a group). */
 typedef struct deps {
