@@ -9,8 +9,8 @@
 # Run: timeout 590 bash scripts/device-next.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
-make -j16 build/tests/gpu/test_gemm_fp8 > "$O/build-gemm.log" 2>&1 &
 final_builds
+build_or_exit build/tests/gpu/test_gemm_fp8 # after the others: one make a folder at a time
 {
 tree_evidence
 gpu_tests 150 "test_gemm_fp8"
