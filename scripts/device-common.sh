@@ -189,13 +189,16 @@ build_gpu_tests() {
         build/tests/gpu/test_index_ops
 }
 
-# gpu_checks REFERENCE: a tree's GPU checks: test_mega_prefix, test_serial, test_mega,
-# test_index_ops --quick (gpu_tests), the NoOp framework cost test_mega printed, then
-# same_bytes REFERENCE.
+# gpu_checks REFERENCE [TEST...]: a tree's GPU checks: the TESTs (default test_mega_prefix,
+# test_serial, test_mega, test_index_ops --quick; gpu_tests), the NoOp framework cost test_mega
+# printed, then same_bytes REFERENCE.
 gpu_checks() {
-    gpu_tests 150 "test_mega_prefix" "test_serial" "test_mega" "test_index_ops --quick"
+    local ref=$1
+    shift
+    [ $# -gt 0 ] || set -- "test_mega_prefix" "test_serial" "test_mega" "test_index_ops --quick"
+    gpu_tests 150 "$@"
     grep -h "NoOp" "$O/test_mega.log" | tail -1
-    same_bytes "$1"
+    same_bytes "$ref"
 }
 
 # final_builds: the sanitizer build (build-san/tests/gpu/test_mega_prefix, $SAN) in the
@@ -295,15 +298,17 @@ sweep() {
     done
 }
 
-# mega_tiny_sanitize TIMEOUT BUILD_DIR NAME: memcheck, racecheck and synccheck of
-# BUILD_DIR/tests/gpu/test_mega_prefix --tiny ([E] criterion 3: the megakernel's step, then
-# serial's, on the reduced-size model), each under TIMEOUT seconds (logs $O/TOOL-NAME.log).
-mega_tiny_sanitize() {
+# tiny_sanitize TIMEOUT BINARY NAME: memcheck, racecheck and synccheck of a test_mega_prefix
+# binary --tiny ([E] criterion 3: the megakernel's step, then serial's, on the reduced-size
+# model), each under TIMEOUT seconds (logs $O/TOOL-NAME.log). mega_tiny_sanitize TIMEOUT
+# BUILD_DIR NAME: the same for BUILD_DIR/tests/gpu/test_mega_prefix.
+tiny_sanitize() {
     local tool
     for tool in memcheck racecheck synccheck; do
-        sanitize $tool "$1" "$3" "$2"/tests/gpu/test_mega_prefix --tiny
+        sanitize $tool "$1" "$3" "$2" --tiny
     done
 }
+mega_tiny_sanitize() { tiny_sanitize "$1" "$2"/tests/gpu/test_mega_prefix "$3"; }
 
 # e_sweep DEADLINE_RR DEADLINE_CP: the shape sweep of [E] (M in {1, 16, 64, 128} x KV in
 # {1024, 8192, 65536}, 30 replays), roundrobin until the script has run DEADLINE_RR seconds,

@@ -16,12 +16,8 @@
 unpack_builds
 t0=$SECONDS
 {
-gpu_tests 150 "test_mega_prefix" "test_serial" "test_mega" "test_gemm_fp8"
-grep -h "NoOp" "$O/test_mega.log" | tail -1
-same_bytes bench/test_serial-digests.txt
-for tool in memcheck racecheck synccheck; do
-    sanitize $tool 100 final build/tests/gpu/test_mega_prefix_san --tiny
-done
+gpu_checks bench/test_serial-digests.txt "test_mega_prefix" "test_serial" "test_mega" "test_gemm_fp8"
+tiny_sanitize 100 build/tests/gpu/test_mega_prefix_san final
 echo "t=$((SECONDS - t0)) s"
 mega_sweep build-base base
 mega_sweep build new
