@@ -83,6 +83,14 @@ static int fused_q_b(const mrt_gpu_gemm_fp8_args *x, mrt_epi_q_b_fused *q, char 
     return mrt_epi_q_b_fused_of(a, x->N, q, why, n);
 }
 
+int mrt_gemm_sx_map(void *tmap, const float *sx, int M, int sx_ld, int tn, int kb_per_cta) {
+    const int pitch = mrt_gemm_sx_pitch(kb_per_cta);
+    char why[160];
+    if (!MRT_GEMM_SX_TMA || sx_ld % 4 || (uintptr_t)sx % 16 || pitch > 256 || tn > 256) return 0;
+    return mrt_tmap_2d_flat(tmap, sx, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, (uint64_t)sx_ld, (uint64_t)M,
+                            (uint64_t)sx_ld * 4, (uint32_t)pitch, (uint32_t)tn, why, sizeof why) == 0;
+}
+
 extern "C" int mrt_gpu_gemm_fp8_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_fp8_args *x, char *why, size_t n) {
     memset(g, 0, sizeof *g);
     if (x->M < 1) return mrt_gpu_fail(why, n, "gemm_fp8: M = %d, need at least one token", x->M);
@@ -130,6 +138,7 @@ extern "C" int mrt_gpu_gemm_fp8_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_fp8_arg
     }
     if (mrt_tmap_2d(g->tmap_w, x->w, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, N, K, 128, 128, why, n)) return -1;
     if (mrt_tmap_2d(g->tmap_x, x->x8, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, M, K, 128, tn, why, n)) return -1;
+    a.sx_tma = mrt_gemm_sx_map(g->tmap_sx, x->sx, M, nkb, tn, a.kb_per_split);
     memcpy(g->args, &a, sizeof a);
     if (x->fused) {
         memcpy(g->epi, &qf, sizeof qf);
@@ -141,7 +150,7 @@ extern "C" int mrt_gpu_gemm_fp8_plan(mrt_gpu_gemm *g, const mrt_gpu_gemm_fp8_arg
         g->kernel = mrt_fp8_kernel<mrt_wait_none>(tn);
         g->kernel_pdl = mrt_fp8_kernel<mrt_wait_griddep>(tn);
     }
-    g->kind = MRT_GEMM_FP8, g->tn = tn, g->split = split, g->stages = stages;
+    g->kind = MRT_GEMM_FP8, g->tn = tn, g->split = split, g->stages = stages, g->sx_tma = a.sx_tma;
     g->grid = ntiles * nchunks * split, g->smem_bytes = smem, g->cluster = cluster;
     return mrt_gemm_allow(g, "gemm_fp8", why, n);
 }

@@ -18,6 +18,15 @@ int mrt_gpu_fail(char *why, size_t n, const char *fmt, ...) __attribute__((forma
  * swizzle, zero fill out of bounds. inner/rows in elements, row_bytes the row stride. */
 int mrt_tmap_2d(void *tmap, const void *base, CUtensorMapDataType dt, int elem_bytes, uint64_t inner,
                 uint64_t rows, uint64_t row_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n);
+/* The same without swizzle (shared memory gets the box row by row, box_inner elements a row):
+ * the fp8 activation scales (mrt_gemm_sx_map). */
+int mrt_tmap_2d_flat(void *tmap, const void *base, CUtensorMapDataType dt, uint64_t inner, uint64_t rows,
+                     uint64_t row_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n);
+/* The fp8 activation scales sx [M][sx_ld] fp32 as tiles of tn rows x mrt_gemm_sx_pitch(kb_per_cta)
+ * K blocks, into *tmap (128 bytes); 1 when made, 0 when sx does not allow one (a row not a
+ * multiple of 16 bytes, sx not 16-byte aligned, a box wider than 256, -DMRT_GEMM_SX_TMA=0):
+ * then the tiles gather their scales (gemm_core.cuh), the same values in the same layout. */
+int mrt_gemm_sx_map(void *tmap, const float *sx, int M, int sx_ld, int tn, int kb_per_cta);
 /* The same in 3D: planes of `rows` rows (row_bytes, plane_bytes apart), box box_inner x box_rows
  * x 1 (E1's key cache in the megakernel: blocks of block_tokens 128-byte keys, then scales). */
 int mrt_tmap_3d(void *tmap, const void *base, CUtensorMapDataType dt, uint64_t inner, uint64_t rows, uint64_t planes,

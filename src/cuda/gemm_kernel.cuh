@@ -27,11 +27,11 @@ template <class Wait, bool TRACE> struct mrt_wait_stamped {
 template <int KIND, int TN, class Wait, class Epi, bool TRACE = false>
 __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
     mrt_gemm_kernel(const __grid_constant__ CUtensorMap tw, const __grid_constant__ CUtensorMap tx,
-                    const mrt_gemm_args a, const Epi epi) {
+                    const __grid_constant__ CUtensorMap tsx, const mrt_gemm_args a, const Epi epi) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     /* `nvcc -arch=sm_90a` also runs a plain compute_90 pass, which has no wgmma. That PTX is
      * never chosen on an sm_90 device (the sm_90a SASS is); if it ever runs, it stops. */
-    (void)tw, (void)tx, (void)a, (void)epi;
+    (void)tw, (void)tx, (void)tsx, (void)a, (void)epi;
     __trap();
 #else
     /* placement of the producer wait (gemm_core.cuh): LOADER for every executor's kernel;
@@ -77,9 +77,9 @@ __global__ void __launch_bounds__(MRT_GEMM_THREADS, 1)
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
     } else if (warp == 1) {
         if constexpr (PLACE == MRT_WAIT_PLACE_LOADER)
-            mrt_gemm_aload<KIND, TN>(t, a, &tx, base, sxs, bars, pr, wait, lane);
+            mrt_gemm_aload<KIND, TN>(t, a, &tx, &tsx, base, sxs, bars, pr, wait, lane);
         else
-            mrt_gemm_load_unified<KIND, TN>(t, a, &tw, &tx, base, sxs, sws, bars, pr, wait, lane);
+            mrt_gemm_load_unified<KIND, TN>(t, a, &tw, &tx, &tsx, base, sxs, sws, bars, pr, wait, lane);
     } else if (warp == 2) {
         if constexpr (PLACE == MRT_WAIT_PLACE_LOADER) mrt_gemm_wload<KIND, TN>(t, a, &tw, base, sws, bars, pr, lane);
     } else if (warp >= 4) {

@@ -122,9 +122,10 @@ static mrt_encode_tiled_fn mrt_encode_tiled(void) {
     return fn;
 }
 
-/* rank 2 or 3, 128-byte swizzle, zero fill: the shared body of mrt_tmap_2d / mrt_tmap_3d */
+/* rank 2 or 3, zero fill: the shared body of mrt_tmap_2d / mrt_tmap_3d / mrt_tmap_2d_flat */
 static int tmap_encode(void *tmap, const void *base, CUtensorMapDataType dt, cuuint32_t rank, const cuuint64_t *dims,
-                       const cuuint64_t *strides, const cuuint32_t *box, char *why, size_t n) {
+                       const cuuint64_t *strides, const cuuint32_t *box, CUtensorMapSwizzle swizzle, char *why,
+                       size_t n) {
     mrt_encode_tiled_fn enc = mrt_encode_tiled();
     if (!enc) return mrt_gpu_fail(why, n, "cuTensorMapEncodeTiled is not available from the driver");
     if ((uintptr_t)base % 16) return mrt_gpu_fail(why, n, "tensor base %p is not 16-byte aligned", base);
@@ -134,7 +135,7 @@ static int tmap_encode(void *tmap, const void *base, CUtensorMapDataType dt, cuu
                                 (unsigned long long)strides[i]);
     const cuuint32_t estr[3] = {1, 1, 1};
     CUresult r = enc((CUtensorMap *)tmap, dt, rank, (void *)base, dims, strides, box, estr,
-                     CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                     CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
         return mrt_gpu_fail(why, n, "cuTensorMapEncodeTiled failed (%d) for a %u-d tensor [.. x %llu x %llu], box %u x %u",
@@ -148,14 +149,21 @@ int mrt_tmap_2d(void *tmap, const void *base, CUtensorMapDataType dt, int elem_b
     (void)elem_bytes;
     const cuuint64_t dims[2] = {inner, rows}, strides[1] = {row_bytes};
     const cuuint32_t box[2] = {box_inner, box_rows};
-    return tmap_encode(tmap, base, dt, 2, dims, strides, box, why, n);
+    return tmap_encode(tmap, base, dt, 2, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B, why, n);
+}
+
+int mrt_tmap_2d_flat(void *tmap, const void *base, CUtensorMapDataType dt, uint64_t inner, uint64_t rows,
+                     uint64_t row_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n) {
+    const cuuint64_t dims[2] = {inner, rows}, strides[1] = {row_bytes};
+    const cuuint32_t box[2] = {box_inner, box_rows};
+    return tmap_encode(tmap, base, dt, 2, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE, why, n);
 }
 
 int mrt_tmap_3d(void *tmap, const void *base, CUtensorMapDataType dt, uint64_t inner, uint64_t rows, uint64_t planes,
                 uint64_t row_bytes, uint64_t plane_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n) {
     const cuuint64_t dims[3] = {inner, rows, planes}, strides[2] = {row_bytes, plane_bytes};
     const cuuint32_t box[3] = {box_inner, box_rows, 1};
-    return tmap_encode(tmap, base, dt, 3, dims, strides, box, why, n);
+    return tmap_encode(tmap, base, dt, 3, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B, why, n);
 }
 
 /* ---- planning ----------------------------------------------------------------------- */
@@ -359,7 +367,7 @@ extern "C" int mrt_gpu_gemm_run(const mrt_gpu_gemm *g, void *stream, int pdl, ch
     mrt_gemm_args args; /* the plan's, with this launch's records */
     memcpy(&args, g->args, sizeof args);
     args.ts = ts;
-    void *params[4] = {(void *)g->tmap_w, (void *)g->tmap_x, (void *)&args, (void *)g->epi};
+    void *params[5] = {(void *)g->tmap_w, (void *)g->tmap_x, (void *)g->tmap_sx, (void *)&args, (void *)g->epi};
     cudaError_t e = cudaLaunchKernelExC(&cfg, fn, params);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "gemm launch failed: %s", cudaGetErrorString(e));
     return 0;

@@ -81,12 +81,15 @@ typedef struct mrt_gpu_gemm_bf16_args {
 typedef struct mrt_gpu_gemm {
     MRT_GPU_ALIGN64 unsigned char tmap_w[128]; /* CUtensorMap of the weights (opaque here) */
     MRT_GPU_ALIGN64 unsigned char tmap_x[128]; /* CUtensorMap of the activations */
+    MRT_GPU_ALIGN64 unsigned char tmap_sx[128]; /* fp8: of the activation scales where args.sx_tma */
     MRT_GPU_ALIGN64 unsigned char args[128];   /* kernel arguments (mrt_gemm_args) */
     MRT_GPU_ALIGN64 unsigned char epi[128];    /* the store's epilogue (mrt_epi_store, mrt_epi_q_b_fused) */
     const void *kernel, *kernel_pdl;           /* host stubs of the two kernel variants */
     int kind;                                  /* 0 fp8, 1 bf16 K-major, 2 bf16 MN-major */
     int tn;                                    /* tokens per tile (wgmma N): 8, 16, 32, 64, 128 */
     int split, stages, grid, smem_bytes;
+    int sx_tma;            /* fp8: 1 = each tile's activation scales come by one TMA box (sx's
+                              rows a multiple of 16 bytes), 0 = its loader warp gathers them */
     int cluster;           /* > 1: the split CTAs of a tile run as one cluster of this size and
                               reduce in distributed shared memory (no workspace used) */
     size_t workspace_need; /* bytes; 0 when no global reduction. Its first 4*tiles bytes are

@@ -84,11 +84,10 @@ static __device__ __forceinline__ void mrt_red_relaxed(unsigned *p, unsigned v) 
 #define MRT_MEGA_INLINE_GEMM 0
 #endif
 template <int KIND, int TN>
-static __device__ __forceinline__ void mrt_mega_gemm(const mrt_mega_op &o, const CUtensorMap *tw, const CUtensorMap *tx,
-                                                     const uint32_t *pl, uint8_t *smem, const mrt_mega_wait &wait,
-                                                     unsigned long long *ph) {
-    if (TN <= MRT_MEGA_INLINE_GEMM) mrt_mega_gemm_tile_body<KIND, TN>(o, tw, tx, pl, smem, wait, ph);
-    else mrt_mega_gemm_tile<KIND, TN>(o, tw, tx, pl, smem, wait, ph);
+static __device__ __forceinline__ void mrt_mega_gemm(const mrt_mega_op &o, const mrt_mega_op &og, const uint32_t *pl,
+                                                     uint8_t *smem, const mrt_mega_wait &wait, unsigned long long *ph) {
+    if (TN <= MRT_MEGA_INLINE_GEMM) mrt_mega_gemm_tile_body<KIND, TN>(o, &og.tw, &og.tx, &og.tsx, pl, smem, wait, ph);
+    else mrt_mega_gemm_tile<KIND, TN>(o, &og.tw, &og.tx, &og.tsx, pl, smem, wait, ph);
 }
 
 /* How long a member that is not the last of its gemm_fp8 reduce group waits for the group
@@ -417,9 +416,9 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
             mrt_mega_a0(o, pl, fin.ds, ph);
             break;
-        case MRT_OPC_GEMM_FP8: mrt_mega_gemm<MRT_GEMM_FP8, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
-        case MRT_OPC_GEMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
-        case MRT_OPC_BMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16_MN, TN>(o, &og.tw, &og.tx, pl, smem, wait, ph); break;
+        case MRT_OPC_GEMM_FP8: mrt_mega_gemm<MRT_GEMM_FP8, TN>(o, og, pl, smem, wait, ph); break;
+        case MRT_OPC_GEMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16, TN>(o, og, pl, smem, wait, ph); break;
+        case MRT_OPC_BMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16_MN, TN>(o, og, pl, smem, wait, ph); break;
         case MRT_OPC_INDEX_LOGITS:
 #ifndef MRT_E1_MMA_SYNC /* the mma.sync tile only as a call: no E1 code inlined in the kernel body */
             if (o.il.heads == 32 || o.il.heads == 64) {

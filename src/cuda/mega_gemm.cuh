@@ -188,7 +188,8 @@ static __device__ __noinline__ void mrt_mega_iq_row_factors(const mrt_mega_op &o
 #endif
 template <int KIND, int TN>
 static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op &o, const CUtensorMap *tw,
-                                                               const CUtensorMap *tx, const uint32_t *pl,
+                                                               const CUtensorMap *tx, const CUtensorMap *tsx,
+                                                               const uint32_t *pl,
                                                                uint8_t *smem, const mrt_mega_wait &wait,
                                                                unsigned long long *ph) {
     typedef mrt_gemm_layout<KIND, TN> L;
@@ -228,7 +229,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
     if (warp == 0) {
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
     } else if (warp == 1) {
-        mrt_gemm_aload<KIND, TN>(t, a, tx, base, sxs, bars, pr, wait, lane);
+        mrt_gemm_aload<KIND, TN>(t, a, tx, tsx, base, sxs, bars, pr, wait, lane);
     } else if (warp == 2) {
 #if MRT_MEGA_FIRST_WEIGHTS_NS > 0
         /* The step's first GEMM tiles (slot 0: B0, C0, B1) hold their weight loads back this
@@ -280,9 +281,9 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
          * us shorter: B0 10.62 -> 9.28, D1 6.88 -> 4.83, D0 12.77 -> 11.30), M=64 146.2
          * against 152.0, M=128 225.4 against 231.5; mega = serial bytes (test_mega_prefix). */
         /* mega_op.h: D0's rows' factors and positions once a tile, into the activations'
-         * scales (sxs, TN * kb_per_split floats), which the k-loop has read for the last time
-         * before its closing consumer barrier */
-        if (KIND == MRT_GEMM_FP8 && epi.qb && a.kb_per_split >= 2) {
+         * scales (sxs, TN * mrt_gemm_sx_pitch >= 4 TN floats), which the k-loop has read for
+         * the last time before its closing consumer barrier */
+        if (KIND == MRT_GEMM_FP8 && epi.qb) {
             float *qr = sxs;
             int32_t *qp = (int32_t *)(sxs + TN);
             for (int i = ctid; i < m1 - t.m0; i += MRT_GEMM_CONSUMERS)
@@ -315,9 +316,10 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
 }
 template <int KIND, int TN>
 static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
-                                                        const CUtensorMap *tx, const uint32_t *pl, uint8_t *smem,
+                                                        const CUtensorMap *tx, const CUtensorMap *tsx,
+                                                        const uint32_t *pl, uint8_t *smem,
                                                         const mrt_mega_wait &wait, unsigned long long *ph) {
-    mrt_mega_gemm_tile_body<KIND, TN>(o, tw, tx, pl, smem, wait, ph);
+    mrt_mega_gemm_tile_body<KIND, TN>(o, tw, tx, tsx, pl, smem, wait, ph);
 }
 
 /* Scratch of the finalization groups (in the megakernel's dynamic shared memory, used after

@@ -76,6 +76,7 @@ struct mrt_mega_out {
 
 struct mrt_mega_op { /* CUtensorMap members keep it 64-byte aligned (TMA needs that) */
     CUtensorMap tw, tx;   /* GEMMs: weights and activations (this copy's buffers) */
+    CUtensorMap tsx;      /* gemm_fp8: the activation scales where ga.sx_tma (mrt_gemm_sx_map) */
     mrt_gemm_args ga;     /* GEMMs: split 1 (the plan's split-K is its reduce groups), stages
                              (at most MRT_MEGA_RING_BYTES of weights: mega_table.cu) and
                              kb_per_split for the op's longest tile */

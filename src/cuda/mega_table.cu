@@ -119,6 +119,7 @@ static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
         mrt_tmap_2d(&o->tx, ga.x8, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, M, K, 128, o->tn, x->why, sizeof x->why))
         return refuse(x, op, x->why);
     if ((st = adopt(x, op, &plan, (int)kbs, smem, o))) return st;
+    o->ga.sx_tma = mrt_gemm_sx_map(&o->tsx, ga.sx, M, K / 128, o->tn, (int)kbs);
     o->plane = (long long)M * N, o->part = part, o->nsplit = (int)nsplit, o->epi_kind = epi;
     /* the finalization: the serial executor's arguments, but Q_B's roped q_pe goes to its own
      * output (D2's tiles copy it into the query) and INDEX_Q sums the gate's split partials */

@@ -92,7 +92,23 @@ typedef struct mrt_gemm_args {
                           0 = through `partial` and `tickets` in global memory */
     int partials_only; /* split > 1, global: every CTA writes its partial plane and ends; the
                           kernel's consumer sums the planes (no tickets, no last-CTA reduction) */
+    int sx_tma;        /* fp8: 1 = the activation scales come by one TMA box a tile (the kernel's
+                          sx map: mrt_gemm_sx_map), 0 = gathered by the activation loader's warp */
 } mrt_gemm_args;
+
+/* fp8: a tile's activation scales in shared memory are m-major (the layout of sx in global
+ * memory, so one TMA box carries them): K block kb0 + j of row m_local at sxs[m_local * pitch +
+ * mrt_gemm_sx_col(kb0) + j]. A TMA box starts on 16 bytes, so at the 4-aligned K block below
+ * kb0 (a box at kb0 = 3, B1's second split of 3 K blocks, ended in "illegal instruction" on
+ * the H200, session 42 run 3), and its rows hold the tile's K blocks after up to 3 before
+ * them: pitch = kb_per_cta + 3 rounded up to 4 (a box row is a multiple of 16 bytes), then to
+ * 4 or 12 modulo 16, so that the promotion's 4 distinct rows a load (2q, q = 0..3) fall in 4
+ * different banks (2 * pitch = 8 or 24 modulo 32 words). */
+static __host__ __device__ __forceinline__ int mrt_gemm_sx_pitch(int kb_per_cta) {
+    const int p = (kb_per_cta + 3 + 3) & ~3;
+    return p % 8 == 0 ? p + 4 : p;
+}
+static __host__ __device__ __forceinline__ int mrt_gemm_sx_col(int kb0) { return kb0 & 3; }
 
 /* What one CTA (or one megakernel instruction) computes: rows n0 .. n0+BLOCK_N of batch
  * `batch`, tokens m0 .. m0+TN, K blocks kb0 .. kb0+nkb (split number `split`). */
@@ -398,7 +414,7 @@ template <int KIND, int TN> struct mrt_gemm_layout {
         pipe_bytes = (uint32_t)stages * STAGE_BYTES;
         if (pipe_bytes < (uint32_t)STAGING_BYTES) pipe_bytes = (STAGING_BYTES + 1023) & ~1023u;
         sx_off = pipe_bytes;
-        uint32_t sx_bytes = K_::SCALED ? (uint32_t)(TN * kb_per_cta * 4) : 0;
+        uint32_t sx_bytes = K_::SCALED ? (uint32_t)(TN * mrt_gemm_sx_pitch(kb_per_cta) * 4) : 0;
         sw_off = sx_off + ((sx_bytes + 15) & ~15u);
         uint32_t sw_bytes = K_::SCALED ? (uint32_t)(kb_per_cta * 4) : 0;
         bar_off = sw_off + ((sw_bytes + 15) & ~15u);
@@ -504,57 +520,91 @@ static __device__ __forceinline__ void mrt_gemm_scales_written(const mrt_gemm_ba
     for (int i = 0; i < n; i++) mrt_mbar_arrive(b.scales());
 }
 
-/* -DMRT_GEMM_SX_ASYNC=N: at TN <= N the activation scales are gathered by cp.async (below);
- * wider tiles keep the loads in rounds. Measured (H200, session 41 runs 3-4, docs/MEGAKERNEL.md):
- * by cp.async at every TN, mega M=1 1.3-1.8 us faster, M=16 1.2-2.6, M=64 (TN 64) 0.5-2.8, but
- * M=128 (TN 128) 0.4-2.0 slower and serial at M=128 +4.8 (M=16 -1.2); why TN 128 loses is
- * not known (with the loads its tiles waited ~10 us from the input to K block 0, and cp.async
- * did not shorten their input -> computed). */
+/* -DMRT_GEMM_SX_TMA=0 (A B builds): every tile gathers its activation scales (below), as
+ * until session 42; by default a plan whose scales allow it (mrt_gemm_sx_map) has them come by
+ * one TMA box a tile. */
+#ifndef MRT_GEMM_SX_TMA
+#define MRT_GEMM_SX_TMA 1
+#endif
+/* -DMRT_GEMM_SX_ASYNC=N: where gathered, at TN <= N the activation scales are copied by
+ * cp.async (below); wider tiles keep the loads in rounds. Measured (H200, session 41 runs 3-4,
+ * docs/MEGAKERNEL.md): by cp.async at every TN, mega M=1 1.3-1.8 us faster, M=16 1.2-2.6, M=64
+ * (TN 64) 0.5-2.8, but M=128 (TN 128) 0.4-2.0 slower and serial at M=128 +4.8 (M=16 -1.2). */
 #ifndef MRT_GEMM_SX_ASYNC
 #define MRT_GEMM_SX_ASYNC 64
 #endif
-/* One warp gathers sx[m, kb] for this tile's tokens and K range into sxs[kb_local][m_local];
- * rows past M are 0 (their outputs are never stored). At TN <= MRT_GEMM_SX_ASYNC every copy
- * is a 4-byte cp.async, so a lane has all of its copies in flight at once without holding
- * registers (the loads below went in rounds of 16 a lane, each a round trip under the step's
- * load); lanes are R = 32 / nkb rows of nkb K blocks (coalesced: a row's scales are
- * contiguous), or one row striding its K blocks where nkb > 32; one division a lane. Wider
- * tiles: lanes walk kb fastest (coalesced), 16 loads in flight per lane. Shared by the
- * activation loader and the unified loader; ends with this lane's scales in shared memory. */
+/* The gather, for plans without the scales' TMA map (a row of sx not a multiple of 16 bytes,
+ * e.g. K = 128, or -DMRT_GEMM_SX_TMA=0): one warp copies sx[m, kb] for this tile's tokens and K
+ * range where the TMA box puts them (sxs[m_local * P + mrt_gemm_sx_col(kb0) + kb_local], P =
+ * mrt_gemm_sx_pitch of the layout's K blocks); rows past M are 0 (their outputs are never
+ * stored), as the box's zero fill makes them. At TN <= MRT_GEMM_SX_ASYNC every copy is a
+ * 4-byte cp.async, so a lane has all of its copies in flight at once without holding registers
+ * (the loads below went in rounds of 16 a lane, each a round trip under the step's load); lanes
+ * are R = 32 / nkb rows of nkb K blocks (coalesced: a row's scales are contiguous), or one row
+ * striding its K blocks where nkb > 32; one division a lane. Wider tiles: lanes walk kb fastest
+ * (coalesced), 16 loads in flight per lane. Ends with this lane's scales in shared memory. */
 template <int TN>
 static __device__ __forceinline__ void mrt_gemm_gather_sx(const mrt_gemm_tile &t, const mrt_gemm_args &a, float *sxs,
                                                           int lane) {
+    /* a's and t's fields read once, into registers: each cp.async's memory clobber would have
+     * the compiler re-read them from memory (the megakernel's `a` is shared memory) before
+     * every copy (session 41 run 3, re-read: M=128 +6 us against the loads, serial +6.8) */
+    const int nkb = t.nkb, P = mrt_gemm_sx_pitch(a.kb_per_split);
+    const int rows = a.M - t.m0; /* rows of the tile that exist */
+    const long long ld = a.sx_ld;
+    sxs += mrt_gemm_sx_col(t.kb0); /* where the TMA box puts K block kb0 */
     if constexpr (TN <= MRT_GEMM_SX_ASYNC) {
-        /* a's and t's fields read once, into registers: each cp.async's memory clobber would
-         * have the compiler re-read them from memory (the megakernel's `a` is shared memory)
-         * before every copy (run 3, re-read: M=128 +6 us against the loads, serial +6.8; run 4,
-         * read once: +1.5 and +4.8) */
-        const int nkb = t.nkb, R = nkb < 32 ? 32 / nkb : 1, r0 = lane / nkb, k0 = lane - r0 * nkb;
-        const int rows = a.M - t.m0; /* rows of the tile that exist */
-        const long long ld = a.sx_ld;
+        const int R = nkb < 32 ? 32 / nkb : 1, r0 = lane / nkb, k0 = lane - r0 * nkb;
         const float *src = a.sx + (long long)(t.m0 + r0) * ld + t.kb0;
         if (r0 < R)
             for (int ml = r0; ml < TN; ml += R, src += R * ld)
                 for (int kl = k0; kl < nkb; kl += 32) {
-                    if (ml < rows) mrt_cp_async4(sxs + kl * TN + ml, src + kl);
-                    else sxs[kl * TN + ml] = 0.0f;
+                    if (ml < rows) mrt_cp_async4(sxs + ml * P + kl, src + kl);
+                    else sxs[ml * P + kl] = 0.0f;
                 }
         mrt_cp_async_wait_all();
     } else {
-        const int total = TN * t.nkb;
+        const int total = TN * nkb;
+        const float *src = a.sx + (long long)t.m0 * ld + t.kb0;
         for (int base = lane; base < total; base += 32 * 16) {
             float v[16];
 #pragma unroll
             for (int u = 0; u < 16; u++) {
-                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb, m = t.m0 + ml;
-                v[u] = idx < total && m < a.M ? a.sx[(long long)m * a.sx_ld + t.kb0 + kl] : 0.0f;
+                int idx = base + 32 * u, ml = idx / nkb, kl = idx - ml * nkb;
+                v[u] = idx < total && ml < rows ? src[(long long)ml * ld + kl] : 0.0f;
             }
 #pragma unroll
             for (int u = 0; u < 16; u++) {
-                int idx = base + 32 * u, ml = idx / t.nkb, kl = idx - ml * t.nkb;
-                if (idx < total) sxs[kl * TN + ml] = v[u];
+                int idx = base + 32 * u, ml = idx / nkb, kl = idx - ml * nkb;
+                if (idx < total) sxs[ml * P + kl] = v[u];
             }
         }
+    }
+}
+
+/* The activation loader's scales (fp8, after its wait): with the plan's sx map, lane 0 expects
+ * the box's bytes on the scales barrier (its arrival) and issues one TMA of TN rows x P K
+ * blocks from (kb0 rounded down to 4, m0) (rows past M and columns past the row's end
+ * zero-filled; columns outside the tile's K blocks are read and never used), the other lanes
+ * arrive; without, the gather. Measured (H200, session 42 runs 2 and 4, docs/MEGAKERNEL.md):
+ * gathered, a TN-128 tile waited 3-9 us from its input to its scales landed (M=16 ~1.5); by
+ * TMA, mega M=128 KV=1024 157.6 -> 147.7 us, M=64 KV=8192 98.1 -> 94.5, M=16 KV=8192 57.2 ->
+ * 56.6, M=1 -0.4. */
+template <int TN>
+static __device__ __forceinline__ void mrt_gemm_load_sx(const mrt_gemm_tile &t, const mrt_gemm_args &a,
+                                                        const CUtensorMap *tsx, float *sxs, const mrt_gemm_bars &b,
+                                                        uint64_t pol, int lane) {
+    if (MRT_GEMM_SX_TMA && a.sx_tma) {
+        if (lane == 0) {
+            const uint32_t bytes = (uint32_t)(TN * mrt_gemm_sx_pitch(a.kb_per_split) * 4);
+            mrt_mbar_arrive_tx(b.scales(), bytes);
+            mrt_tma_load_2d(mrt_smem_u32(sxs), tsx, t.kb0 - mrt_gemm_sx_col(t.kb0), t.m0, b.scales(), pol);
+        } else {
+            mrt_mbar_arrive(b.scales());
+        }
+    } else {
+        mrt_gemm_gather_sx<TN>(t, a, sxs, lane);
+        mrt_gemm_scales_written(b, 1);
     }
 }
 
@@ -562,8 +612,8 @@ static __device__ __forceinline__ void mrt_gemm_gather_sx(const mrt_gemm_tile &t
 
 template <int KIND, int TN, class Wait>
 static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, const mrt_gemm_args &a,
-                                                      const CUtensorMap *tx, uint32_t smem, float *sxs,
-                                                      const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
+                                                      const CUtensorMap *tx, const CUtensorMap *tsx, uint32_t smem,
+                                                      float *sxs, const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
                                                       const Wait &wait, int lane) {
     typedef mrt_gemm_kind<KIND> K_;
     typedef mrt_gemm_layout<KIND, TN> L;
@@ -583,12 +633,11 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
         }
     }
     if (K_::SCALED) {
-        mrt_gemm_gather_sx<TN>(t, a, sxs, lane);
-#ifdef MRT_GEMM_PROBE_SX /* probe builds (gemm_fp8.cuh): stamp 1 = every lane's scales landed */
-        __syncwarp();
-        if (lane == 0) pr.stamp(1);
+        mrt_gemm_load_sx<TN>(t, a, tsx, sxs, b, pol, lane);
+#ifdef MRT_GEMM_PROBE_SX /* probe builds (gemm_fp8.cuh): stamp 1 = the scales landed (the scales
+                            barrier's phase: both loaders' scales) */
+        if (lane == 0) mrt_mbar_wait_full(b.scales(), 0, a.diag), pr.stamp(1);
 #endif
-        mrt_gemm_scales_written(b, 1);
     }
 #ifdef MRT_GEMM_DIAG_X_EARLY /* diagnostic builds, results wrong: the ring's activations and the
                                 scales before the wait, so the GEMM probe shows a K block with
@@ -683,7 +732,7 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
 template <int KIND, int TN, class Wait>
 static __device__ __forceinline__ void mrt_gemm_load_unified(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                              const CUtensorMap *tw, const CUtensorMap *tx,
-                                                             uint32_t smem, float *sxs, float *sws,
+                                                             const CUtensorMap *tsx, uint32_t smem, float *sxs, float *sws,
                                                              const mrt_gemm_bars &b, const mrt_gemm_progress &pr,
                                                              const Wait &wait, int lane) {
     typedef mrt_gemm_kind<KIND> K_;
@@ -708,8 +757,8 @@ static __device__ __forceinline__ void mrt_gemm_load_unified(const mrt_gemm_tile
     }
     if (K_::SCALED) {
         for (int kl = lane; kl < t.nkb; kl += 32) sws[kl] = __ldg(a.sw + (long long)(t.n0 / 128) * a.sw_ld + t.kb0 + kl);
-        mrt_gemm_gather_sx<TN>(t, a, sxs, lane);
-        mrt_gemm_scales_written(b, 2);
+        mrt_gemm_scales_written(b, 1);
+        mrt_gemm_load_sx<TN>(t, a, tsx, sxs, b, polx, lane);
     }
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); /* as wload does */
     if (lane == 0) {

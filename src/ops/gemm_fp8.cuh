@@ -95,14 +95,15 @@ static __device__ __forceinline__ void mrt_gemm_fp8_chains_sum(float (&tile)[TN 
         for (int j = 0; j < TN / 2; j++) tile[j] += chain[c][j];
     }
 }
-/* acc += tile * (sw * sx[column]) for K block i: sw = sws[i], sx = sxs + i * TN */
+/* acc += tile * (sw * sx[column]) for K block i: sw = sws[i], sx = this thread's first
+ * column's scale of K block i (m-major, P = mrt_gemm_sx_pitch: gemm_core.cuh);
+ * column 8c + 2q + j is 8c * P + j * P further. */
 template <int TN>
 static __device__ __forceinline__ void mrt_gemm_fp8_promote(float (&acc)[TN / 2], const float (&tile)[TN / 2], float sw,
-                                                            const float *sx, int q) {
+                                                            const float *sx, int P) {
 #pragma unroll
     for (int c = 0; c < TN / 8; c++) {
-        const float2 x2 = *(const float2 *)(sx + 8 * c + 2 * q);
-        const float s0 = sw * x2.x, s1 = sw * x2.y;
+        const float s0 = sw * sx[8 * c * P], s1 = sw * sx[8 * c * P + P];
         acc[4 * c + 0] = fmaf(tile[4 * c + 0], s0, acc[4 * c + 0]);
         acc[4 * c + 1] = fmaf(tile[4 * c + 1], s1, acc[4 * c + 1]);
         acc[4 * c + 2] = fmaf(tile[4 * c + 2], s0, acc[4 * c + 2]);
@@ -167,7 +168,8 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
      * mbarrier asm's memory clobber would have the compiler re-read (and spill) each K block
      * (ncu, H200, session 12 run 6). Mega 97.51 / 97.50 us against 98.19 / 97.99 re-read (run 7) */
     unsigned *const diag = a.diag;
-    const int nkb = t.nkb;
+    const int nkb = t.nkb, P = mrt_gemm_sx_pitch(a.kb_per_split);
+    const float *const sxq = sxs + 2 * q * P + mrt_gemm_sx_col(t.kb0); /* this thread's first column's K block kb0 */
     mrt_ring r = {0, a.stages, 0u};
     mrt_gemm_fp8_waits w;
     if constexpr (CH == 1 && TN <= MRT_GEMM_PIPE) {
@@ -191,7 +193,7 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
                 rn.next();
             }
             if (TN <= MRT_GEMM_SCALES_LATE && i == 0) mrt_mbar_wait_full(b.scales(), 0, diag);
-            mrt_gemm_fp8_promote<TN>(acc, cur, sws[i], sxs + i * TN, q);
+            mrt_gemm_fp8_promote<TN>(acc, cur, sws[i], sxq + i, P);
         };
         w.full(b, rn.s, rn.ph, diag, 0, ctid);
         mrt_gemm_fp8_issue<TN, CH>(tile, chain, smem + rn.s * L::STAGE_BYTES, wg);
@@ -210,7 +212,7 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
             mrt_gemm_fp8_done(b, pr, w, r.s, i, nkb, ctid, lane, wg);
             /* scales late (MRT_GEMM_SCALES_LATE above): first read by K block 0's promotion */
             if (TN <= MRT_GEMM_SCALES_LATE && i == 0) mrt_mbar_wait_full(b.scales(), 0, diag);
-            mrt_gemm_fp8_promote<TN>(acc, tile, sws[i], sxs + i * TN, q);
+            mrt_gemm_fp8_promote<TN>(acc, tile, sws[i], sxq + i, P);
         }
     }
     mrt_consumer_sync(); /* both warpgroups have read every stage: staging may overwrite them */

@@ -165,6 +165,10 @@ static void run_case(const fp8_case &c, int M, const test_opts &o, uint64_t seed
         return;
     CHECK(g.workspace_need <= ws_bytes, "%s M=%d: workspace_bytes says %zu, plan needs %zu", c.name, M, ws_bytes,
           g.workspace_need);
+    /* the scales by TMA wherever sx's rows are a multiple of 16 bytes (K a multiple of 512;
+     * the T0 smoke case, K = 128, covers the gather) */
+    CHECK(g.sx_tma == (K % 512 == 0), "%s M=%d K=%d: activation scales by %s", c.name, M, K,
+          g.sx_tma ? "TMA" : "the gather");
 
     std::vector<uint8_t> first(out_bytes), again(out_bytes);
     int identical = 1, runs = 0;
@@ -194,10 +198,11 @@ static void run_case(const fp8_case &c, int M, const test_opts &o, uint64_t seed
     }
     double rel = test_rel_err(of.data(), ref.data(), (long)of.size());
     int ok = rel <= 1e-2 && poisoned == 0 && identical;
-    printf("fp8 %-3s K=%-5d N=%-5d M=%-3d %s tn=%-3d split=%-2d %s stages=%d grid=%-4d: rel err %.3e, unwritten %ld, "
+    printf("fp8 %-3s K=%-5d N=%-5d M=%-3d %s tn=%-3d split=%-2d %s stages=%d grid=%-4d sx=%s: rel err %.3e, unwritten %ld, "
            "%s over %d runs: %s\n",
            c.name, K, N, M, c.out_f32 ? "f32 " : "bf16", g.tn, g.split,
-           g.split == 1 ? "(none)  " : g.cluster > 1 ? "(cluster)" : "(global)", g.stages, g.grid, rel, poisoned,
+           g.split == 1 ? "(none)  " : g.cluster > 1 ? "(cluster)" : "(global)", g.stages, g.grid,
+           g.sx_tma ? "tma   " : "gather", rel, poisoned,
            identical ? "identical" : "DIFFERENT", runs, ok ? "ok" : "FAIL");
     if (!ok) test_describe_errors(of.data(), ref.data(), M, N, N);
     CHECK(poisoned == 0, "%s M=%d: %ld outputs never written", c.name, M, poisoned);
