@@ -1,6 +1,6 @@
 #!/bin/bash
-# Prepared at the end of session 41 (2026-12-02), not yet run: where a GEMM tile at M=128 (TN
-# 128) spends its time, after scripts/device-next.sh's checks. Session 41 run 2's probe: D0
+# Session 42 run 2 (2026-12-02; prepared in session 41), after device-s42b.sh in one command: where a GEMM tile at M=128 (TN
+# 128) spends its time, after scripts/device-s42a.sh's checks. Session 41 run 2's probe: D0
 # 9.9 us from its input to K block 0 (M=16: ~2), then 20.4 us with its store (~5.5 wgmmas).
 # Three probe builds of the tree (each the whole tree, built here):
 #   sx     -DMRT_GEMM_PROBE -DMRT_GEMM_PROBE_SX: "visible" = the activation loader's scales
@@ -9,7 +9,7 @@
 #   mp     -DMRT_MEGA_PROBE: "weights issued" = k-loop done, "input ready" = store done, so
 #          input ready - weights issued is a tile's store (D0's fused Q_B epilogue at TN 128).
 # Traces at M=128 KV=1024 and M=16 KV=8192, the GEMM ops' medians.
-# Run: timeout 590 bash scripts/device-next2.sh
+# Run (run 2, after device-s42b.sh): timeout 330 bash scripts/device-s42c.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant sx "-DMRT_GEMM_PROBE -DMRT_GEMM_PROBE_SX" megartp &

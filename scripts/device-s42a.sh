@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared at the end of session 41 (2026-12-02), not yet run: the first device run of the
+# Session 42 run 1 (2026-12-02; prepared at the end of session 41): the first device run of the
 # next session. The committed tree built on the device with every check (tree_evidence: the
 # GPU tests, test_serial's digests against the record, the sanitizers, the bench, the 12-shape
 # sweep): session 41's last device code (the activation scales by cp.async at TN <= 64, the
@@ -8,9 +8,9 @@
 # and 8 stages by environment at at_ab_shapes' five shapes: session 41 run 4's trace has the
 # target shape's D0 -> D2 branch 3 us behind the chain again (D2 done 58.4, F1 55.4), and a
 # D0 tile (16 K blocks) streams at ~0.57 us a K block with 4 stages in flight (session 32 run 5
-# measured D0 at 3, 5, 6 level when the chain led). Then scripts/device-next2.sh (the GEMM
-# probes at M=128) and device-next3.sh (the refitted cost model).
-# Run: timeout 590 bash scripts/device-next.sh
+# measured D0 at 3, 5, 6 level when the chain led). Then scripts/device-s42c.sh (the GEMM
+# probes at M=128) and device-s42b.sh (the refitted cost model).
+# Run: timeout 590 bash scripts/device-s42a.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 final_builds

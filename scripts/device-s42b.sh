@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared at the end of session 41 (2026-12-02), not yet run: the cost model refitted to
+# Session 42 run 2 (2026-12-02; prepared in session 41), before device-s42c.sh in one command: the cost model refitted to
 # session 41 run 1's 33 plan + trace pairs (-DMRT_COST_FIT41, schedule.c; host code only)
 # against the table, the 12 shapes from each build in turn and traces at the target shape.
 # Offline (`megartp plan`, session 41): no auto or tuning pick moves at 15 shapes; critical-
@@ -9,7 +9,7 @@
 #   rm build-cost41/src/core/schedule.o &&
 #   make BUILD=build-cost41 EXTRA_CFLAGS=-DMRT_COST_FIT41 build-cost41/megartp &&
 #   sh scripts/pack-builds.sh build build-cost41        (then carry build-pack)
-# Run: timeout 400 bash scripts/device-next3.sh
+# Run (run 2, then device-s42c.sh): (OUT= timeout 250 bash scripts/device-s42b.sh); tar czf $OUT/logs3.tgz -C /tmp/megartp-logs .
 . "$(dirname "$0")/device-common.sh"
 unpack_builds
 t0=$SECONDS
