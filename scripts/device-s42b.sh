@@ -2,6 +2,7 @@
 # Session 42 run 2 (2026-12-02; prepared in session 41), before device-s42c.sh in one command: the cost model refitted to
 # session 41 run 1's 33 plan + trace pairs (-DMRT_COST_FIT41, schedule.c; host code only)
 # against the table, the 12 shapes from each build in turn and traces at the target shape.
+# (The table was removed from schedule.c after this run: not taken, docs/MEGAKERNEL.md session 42.)
 # Offline (`megartp plan`, session 41): no auto or tuning pick moves at 15 shapes; critical-
 # path's queues move at 9 of them (the target shape: a few D2 tiles between the B0 workers).
 # Nothing is built here. Before the run, on the development machine:

@@ -62,25 +62,16 @@ static void place_roundrobin(mrt_plan *p) {
  * Refitted with the 4-stage rings (session 33, runs 2-3: 36 new pairs; gemm_fp8 8.77 / 0.204 /
  * 0.131, index_logits 5.76 / 1.117 / 0.202, topk 4.66 / 4.559, ...): no pick of auto or tuning
  * moved, critical-path's queues moved at four shapes, level at three and 5.6-6.5 us slower at
- * M=128 KV=1024 (161.98 / 164.60 against 156.38 / 158.06): this table stays. */
+ * M=128 KV=1024 (161.98 / 164.60 against 156.38 / 158.06): this table stays.
+ * Refitted to session 41's 33 pairs (TMA-loading E1, 4-stage rings; gemm_fp8 8.08 / 0.198 /
+ * 0.215, index_logits 5.34 / 0.245 / 0.202, topk 2.47 / 4.995, a0 7.32, gemm_bf16 3.93 / 0.074,
+ * bmm 4.49 / 0.108): E1 ~3 us a task cheaper at up to 16 tokens; session 42 run 2 (A B, the 12
+ * shapes): M=16 KV <= 8192 -0.5 us, M=64 KV=1024 -1.6, M=128 KV=1024 +4, +0.8-1.2 at four
+ * others: this table stays. */
 #define MRT_COST_GAP_US 0.90 /* `plan --json` prints it (cost_gap_us) for scripts/fit_costs.py */
 typedef struct mrt_cost_terms {
     double fixed, per_token, bytes_x, per_mflop;
 } mrt_cost_terms;
-#ifdef MRT_COST_FIT41
-/* -DMRT_COST_FIT41 (experiment, host code only): session 41's fit (run 1's 33 pairs, the
- * TMA-loading E1 and the 4-stage rings; scripts/fit_costs.py --gap 0.90), to measure its picks
- * against this table's before taking it. Its E1 is ~3 us a task cheaper at up to 16 tokens. */
-static const mrt_cost_terms mrt_cost[MRT_OPC_COUNT] = {
-    [MRT_OPC_NOOP] = {0.8, 0, 0, 0},
-    [MRT_OPC_ADD_RMSNORM_QUANT] = {7.32, 0, 0, 0},
-    [MRT_OPC_GEMM_FP8] = {8.08, 0.198, 0.215, 0},
-    [MRT_OPC_GEMM_BF16] = {3.93, 0.074, 0, 0},
-    [MRT_OPC_BMM_BF16] = {4.49, 0.108, 0, 0},
-    [MRT_OPC_INDEX_LOGITS] = {5.34, 0, 0.245, 0.202},
-    [MRT_OPC_TOPK] = {2.47, 0, 4.995, 0},
-};
-#else
 static const mrt_cost_terms mrt_cost[MRT_OPC_COUNT] = {
     [MRT_OPC_NOOP] = {0.8, 0, 0, 0},
     [MRT_OPC_ADD_RMSNORM_QUANT] = {8.48, 0, 0, 0}, /* a row; a slice of one (session 29) priced as a row, not refitted */
@@ -90,7 +81,6 @@ static const mrt_cost_terms mrt_cost[MRT_OPC_COUNT] = {
     [MRT_OPC_INDEX_LOGITS] = {6.71, 0, 1.042, 0.205},
     [MRT_OPC_TOPK] = {4.34, 0, 5.358, 0},
 };
-#endif
 #define MRT_SM_BYTES_PER_US (4.3e6 / 132.0)
 
 int mrt_task_tokens(const mrt_plan *p, const mrt_task *k) {
