@@ -104,11 +104,18 @@ typedef struct mrt_gemm_args {
  * them: pitch = kb_per_cta + 3 rounded up to 4 (a box row is a multiple of 16 bytes), then to
  * 4 or 12 modulo 16, so that the promotion's 4 distinct rows a load (2q, q = 0..3) fall in 4
  * different banks (2 * pitch = 8 or 24 modulo 32 words). */
-static __host__ __device__ __forceinline__ int mrt_gemm_sx_pitch(int kb_per_cta) {
+static constexpr __host__ __device__ __forceinline__ int mrt_gemm_sx_pitch(int kb_per_cta) {
     const int p = (kb_per_cta + 3 + 3) & ~3;
     return p % 8 == 0 ? p + 4 : p;
 }
 static __host__ __device__ __forceinline__ int mrt_gemm_sx_col(int kb0) { return kb0 & 3; }
+/* the pitch's three promises, for every tile the TMA box takes (pitch <= 256) */
+static constexpr bool mrt_gemm_sx_pitch_holds(int kb) {
+    return kb > 250 || (mrt_gemm_sx_pitch(kb) % 4 == 0 && mrt_gemm_sx_pitch(kb) >= kb + 3 &&
+                        (2 * mrt_gemm_sx_pitch(kb) % 32 == 8 || 2 * mrt_gemm_sx_pitch(kb) % 32 == 24) &&
+                        mrt_gemm_sx_pitch_holds(kb + 1));
+}
+static_assert(mrt_gemm_sx_pitch_holds(1), "mrt_gemm_sx_pitch: a multiple of 4, >= K blocks + 3, 4 or 12 mod 16");
 
 /* What one CTA (or one megakernel instruction) computes: rows n0 .. n0+BLOCK_N of batch
  * `batch`, tokens m0 .. m0+TN, K blocks kb0 .. kb0+nkb (split number `split`). */
