@@ -642,8 +642,12 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
     if (K_::SCALED) {
         mrt_gemm_load_sx<TN>(t, a, tsx, sxs, b, pol, lane);
 #ifdef MRT_GEMM_PROBE_SX /* probe builds (gemm_fp8.cuh): stamp 1 = the scales landed (the scales
-                            barrier's phase: both loaders' scales) */
-        if (lane == 0) mrt_mbar_wait_full(b.scales(), 0, a.diag), pr.stamp(1);
+                            barrier's phase: both loaders' scales). The whole warp waits:
+                            mrt_mbar_wait_full ends in __syncwarp, which lane 0 alone must not
+                            reach (session 43 run 1: with the scales by TMA, where the other
+                            lanes leave at once, lane 0's wait hung the step) */
+        mrt_mbar_wait_full(b.scales(), 0, a.diag);
+        if (lane == 0) pr.stamp(1);
 #endif
     }
 #ifdef MRT_GEMM_DIAG_X_EARLY /* diagnostic builds, results wrong: the ring's activations and the

@@ -7,7 +7,7 @@
 # complete (-DMRT_GEMM_PROBE -DMRT_GEMM_PROBE_SX: since session 42 the TMA box's completion)
 # and -DMRT_MEGA_PROBE (k-loop done, store done) at M=128 KV=1024 and the target shape, and the
 # default build's traces there (op table, critical path).
-# Run: timeout 590 bash scripts/device-next.sh
+# Ran as session 43 run 1 (bench/RESULTS.md). Run: timeout 590 bash scripts/device-s43a.sh
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant sx "-DMRT_GEMM_PROBE -DMRT_GEMM_PROBE_SX" megartp &
