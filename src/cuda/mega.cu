@@ -134,18 +134,15 @@ static __device__ __forceinline__ void mrt_mega_signal(const A &a, const uint32_
     mrt_mega_each_signal(a.events, w, nsig, by_fin, [](unsigned *ctr, unsigned inc) { mrt_red_release(ctr, inc); });
 }
 
-/* The finalizer signals of k finalization jobs (mrt_mega_finalize_claimed: a group's jobs
- * since its last signals; with -DMRT_MEGA_GROUP_SIGNALS=0 each job's own). A struct, not a
- * lambda capturing by reference: that lambda changed the megakernel's PTX (the kernel
+/* The finalizer signals one finalization job performs (mrt_mega_finalize_claimed). A struct,
+ * not a lambda capturing by reference: that lambda changed the megakernel's PTX (the kernel
  * parameters' loads and registers; not measured), this keeps it as measured. */
 template <class A>
 struct mrt_mega_job_pub {
     const A &a;
     const uint32_t *w;
     uint32_t nsig;
-    __device__ __forceinline__ void operator()(unsigned k) const {
-        mrt_mega_each_signal(a.events, w, nsig, true, [k](unsigned *ctr, unsigned inc) { mrt_red_release(ctr, inc * k); });
-    }
+    __device__ __forceinline__ void operator()() const { mrt_mega_signal(a, w, nsig, true); }
 };
 
 /* Trace stamps (TRACE = true, a separate instantiation: the untraced kernel has no trace
@@ -471,9 +468,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             if (ph && last && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
             if (last) {
+                const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch};
                 const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x >> (__ffs(gn) - 1); /* gn: 32, 64, 128 */
-                const mrt_mega_fin_ctr ctr = {a.tickets + (a.groups + gid) * MRT_MEGA_CTR_STRIDE, epoch,
-                                              (int)members * (MRT_MEGA_THREADS / gn)};
                 const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
                 const mrt_mega_job_pub<mrt_mega_args> pub = {a, w, nsig};
 #ifdef MRT_MEGA_FIN_PROBE

@@ -499,7 +499,6 @@ static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *p
 struct mrt_mega_fin_ctr {
     unsigned *claim;
     unsigned epoch;
-    int groups; /* the groups of every member of the unit: at most that many claim its jobs */
 };
 /* A job is claimed by one atomicAdd (a load and a CAS loop before: 12 groups of 128 threads
  * contend for one word, and a failed CAS is another round trip; with a done count then,
@@ -512,18 +511,6 @@ struct mrt_mega_fin_ctr {
  * unclaimed (one atomic round trip less before them) was level or slower: M=16 KV=8192 67.43
  * / 67.74 against 67.15 / 67.22 us, M=64 KV=8192 109.01 against 108.20, M=128 KV=1024 161.02
  * against 160.96; same bytes, racecheck clean. */
-/* A group signals the jobs it ran so far once it runs one of the unit's last `groups` jobs
- * (MRT_MEGA_GROUP_SIGNALS 1), not after each job (0, until session 43): a release add is a
- * fence, which holds the group's thread 0, and its next claim, until the job's stores are
- * performed (~1.5 us with the step's weight streams in flight: session 36 run 5 has an
- * INDEX_Q job's quantization, stores and release at ~2.9 us). Before those last jobs other
- * groups still run theirs, so the unit completes no later; where a unit has no more jobs than
- * groups (GLM-5 at M=16) every job signals at once, as before. Signalling only after the
- * group's last claim (the one that finds no job) put that claim's round trip before the
- * unit's last signal: session 43 run 4, M=16 KV=8192 +1.35 us (M=128 KV=8192 -5.0). */
-#ifndef MRT_MEGA_GROUP_SIGNALS
-#define MRT_MEGA_GROUP_SIGNALS 1
-#endif
 static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, int jobs) {
     const unsigned t = atomicAdd(c.claim, 1u) - (c.epoch - 1u) * (unsigned)jobs;
     if (t < (unsigned)jobs) return (int)t;
@@ -533,11 +520,10 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
 
 /* A member's part of its group's finalization (every member's partial visible): group gi
  * (mrt_mega_fin_threads threads) claims jobs until none is left, and its thread 0 performs
- * the finalizer signals of the jobs it ran (PUB: the instruction's MRT_PUB_BY_FINALIZER
- * red.release adds, increment x jobs, after a job's closing barrier: MRT_MEGA_GROUP_SIGNALS
- * says after which). The group's split-0 member added increment * (1 - jobs) to each of
- * those events when it started its tile (mega.cu), so the unit adds its increment once, with
- * its last job's signals. That correction comes before the
+ * the group's finalizer signals after each job (PUB: the instruction's MRT_PUB_BY_FINALIZER
+ * red.release adds, after the job's closing barrier). The group's split-0 member added
+ * increment * (1 - jobs) to each of those events when it started its tile (mega.cu), so the
+ * unit adds its increment once, with its last job. That correction comes before the
  * member's ticket (its acq_rel add releases it) and every job after the group is complete,
  * so it precedes every job's add in the counter's order: a count is seen below the sum of
  * the units finished, never above it (a watchdog record's "seen" may show the deficit).
@@ -577,7 +563,6 @@ static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
 #ifdef MRT_MEGA_FIN_PROBE
     bool first = true;
 #endif
-    unsigned done = 0; /* thread 0: jobs this group has run and not yet signalled */
     for (;;) {
         if (g.tid == 0) {
             const int j = mrt_mega_claim(c, u.jobs);
@@ -594,13 +579,11 @@ static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1
         if (ph && gi == 0 && g.tid == 0 && first) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif
-        if (g.tid == 0 && ++done && (!MRT_MEGA_GROUP_SIGNALS || job >= u.jobs - c.groups)) pub(done), done = 0;
+        if (g.tid == 0) pub();
 #ifdef MRT_MEGA_FIN_PROBE
         first = false;
 #endif
     }
-    /* the rest, after the group's last job's closing barrier (as every job's were) */
-    if (g.tid == 0 && done) pub(done);
 }
 
 #endif
