@@ -144,19 +144,24 @@ static int tmap_encode(void *tmap, const void *base, CUtensorMapDataType dt, cuu
     return 0;
 }
 
+/* rank 2: mrt_tmap_2d (128-byte swizzle) and mrt_tmap_2d_flat (none) */
+static int tmap_2d(void *tmap, const void *base, CUtensorMapDataType dt, uint64_t inner, uint64_t rows,
+                   uint64_t row_bytes, uint32_t box_inner, uint32_t box_rows, CUtensorMapSwizzle swizzle, char *why,
+                   size_t n) {
+    const cuuint64_t dims[2] = {inner, rows}, strides[1] = {row_bytes};
+    const cuuint32_t box[2] = {box_inner, box_rows};
+    return tmap_encode(tmap, base, dt, 2, dims, strides, box, swizzle, why, n);
+}
+
 int mrt_tmap_2d(void *tmap, const void *base, CUtensorMapDataType dt, int elem_bytes, uint64_t inner,
                 uint64_t rows, uint64_t row_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n) {
     (void)elem_bytes;
-    const cuuint64_t dims[2] = {inner, rows}, strides[1] = {row_bytes};
-    const cuuint32_t box[2] = {box_inner, box_rows};
-    return tmap_encode(tmap, base, dt, 2, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_128B, why, n);
+    return tmap_2d(tmap, base, dt, inner, rows, row_bytes, box_inner, box_rows, CU_TENSOR_MAP_SWIZZLE_128B, why, n);
 }
 
 int mrt_tmap_2d_flat(void *tmap, const void *base, CUtensorMapDataType dt, uint64_t inner, uint64_t rows,
                      uint64_t row_bytes, uint32_t box_inner, uint32_t box_rows, char *why, size_t n) {
-    const cuuint64_t dims[2] = {inner, rows}, strides[1] = {row_bytes};
-    const cuuint32_t box[2] = {box_inner, box_rows};
-    return tmap_encode(tmap, base, dt, 2, dims, strides, box, CU_TENSOR_MAP_SWIZZLE_NONE, why, n);
+    return tmap_2d(tmap, base, dt, inner, rows, row_bytes, box_inner, box_rows, CU_TENSOR_MAP_SWIZZLE_NONE, why, n);
 }
 
 int mrt_tmap_3d(void *tmap, const void *base, CUtensorMapDataType dt, uint64_t inner, uint64_t rows, uint64_t planes,
