@@ -143,10 +143,6 @@ struct mrt_mega_job_pub {
     const uint32_t *w;
     uint32_t nsig;
     __device__ __forceinline__ void operator()() const { mrt_mega_signal(a, w, nsig, true); }
-    /* k jobs' (-DMRT_MEGA_GROUP_SIGNALS=1, mega_gemm.cuh) */
-    __device__ __forceinline__ void operator()(unsigned k) const {
-        mrt_mega_each_signal(a.events, w, nsig, true, [k](unsigned *ctr, unsigned inc) { mrt_red_release(ctr, inc * k); });
-    }
 };
 
 /* Trace stamps (TRACE = true, a separate instantiation: the untraced kernel has no trace
@@ -466,9 +462,6 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             if (threadIdx.x == 0) {
                 const unsigned t = mrt_atom_add_acq_rel(ticket, 1u) + 1u;
                 last = t == members * epoch || mrt_mega_group_ready(ticket, members * epoch);
-#if MRT_MEGA_GROUP_SIGNALS /* the tile is done with its shared memory (the barrier above) */
-                fin.groups = (int)members * (MRT_MEGA_THREADS / mrt_mega_fin_threads(o, pl));
-#endif
             }
             __syncthreads();
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1 /* mega_gemm.cuh */

@@ -329,30 +329,12 @@ static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, con
  * columns summed over the split planes (12 floats a thread: MRT_EPI_MAX_COLS a 128-thread
  * group, 384 a one-warp group, whose jobs are 128 columns: mrt_mega_fin_threads). */
 #define MRT_MEGA_FIN_MAX_GROUPS 12
-/* -DMRT_MEGA_GROUP_SIGNALS=1 (experiment, prepared in session 43, not measured in this form;
- * default 0: the PTX's code is the same as without it): a finalization group signals the
- * jobs it ran so far only once it runs one of its unit's last `groups` jobs (every member's
- * groups), and the rest once its claim finds no job, instead of after each job: a release add
- * is a fence that holds the group's thread 0, and its next claim, until the job's stores are
- * performed. The same logic in registers, signalling from two places (58d124e, session 43
- * runs 4-5), was M=128 KV=8192 3-5 us faster and M=64 up to 1.8, but M <= 16 1.2-1.5 slower,
- * where every GLM-5 unit still signals each job at once, with the kernel body's spills 80 /
- * 476 -> 84 / 500 bytes at TN 16 (`-Xptxas -v`). This form keeps its counts and decisions
- * in shared memory and signals from one place: 84 / 488. */
-#ifndef MRT_MEGA_GROUP_SIGNALS
-#define MRT_MEGA_GROUP_SIGNALS 0
-#endif
 struct mrt_mega_fin_smem {
     double ds[MRT_MEGA_GROUPS * 32];
     float fs[MRT_MEGA_GROUPS * 32];
     float rowbuf[MRT_MEGA_FIN_MAX_GROUPS * 128];
     __align__(16) float sums[MRT_MEGA_GROUPS * MRT_EPI_MAX_COLS];
     int job[MRT_MEGA_FIN_MAX_GROUPS]; /* the job a group claimed */
-#if MRT_MEGA_GROUP_SIGNALS
-    unsigned unsignalled[MRT_MEGA_FIN_MAX_GROUPS]; /* jobs a group claimed and has not signalled yet */
-    int flush[MRT_MEGA_FIN_MAX_GROUPS];            /* its job is one of the unit's last `groups` */
-    int groups;                                    /* the unit's members' groups (mega.cu) */
-#endif
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE >= 2
     unsigned long long *probe; /* group 0's first job: its stamps (mrt_mega_finalize_claimed) */
 #endif
@@ -581,17 +563,10 @@ static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
 #ifdef MRT_MEGA_FIN_PROBE
     bool first = true;
 #endif
-#if MRT_MEGA_GROUP_SIGNALS
-    if (g.tid == 0) sm.unsignalled[gi] = 0;
-#endif
     for (;;) {
         if (g.tid == 0) {
             const int j = mrt_mega_claim(c, u.jobs);
             sm.job[gi] = j;
-#if MRT_MEGA_GROUP_SIGNALS /* decided here, where j is at hand: nothing new lives across the job */
-            if (j >= 0) sm.unsignalled[gi]++;
-            sm.flush[gi] = j < 0 || j >= u.jobs - sm.groups;
-#endif
 #if MRT_MEGA_FIN_PROBE >= 2
             if (gi == 0) sm.probe = ph && first && j >= 0 ? ph : nullptr;
             if (MRT_MEGA_FIN_PROBE == 2 && gi == 0 && sm.probe) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
@@ -599,22 +574,12 @@ static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         }
         g.sync();
         const int job = sm.job[gi];
-#if MRT_MEGA_GROUP_SIGNALS
-        /* one place signals: after a job among the unit's last, or once no job is left (the
-         * jobs not signalled yet, after the last one's closing barrier) */
-        if (job >= 0) mrt_mega_fin_job(o, u, job, g, sm, gi);
-        if (g.tid == 0 && sm.flush[gi] && sm.unsignalled[gi]) pub(sm.unsignalled[gi]), sm.unsignalled[gi] = 0;
-        if (job < 0) break;
-#else
         if (job < 0) break;
         mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
-#endif
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1
         if (ph && gi == 0 && g.tid == 0 && first) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif
-#if !MRT_MEGA_GROUP_SIGNALS
         if (g.tid == 0) pub();
-#endif
 #ifdef MRT_MEGA_FIN_PROBE
         first = false;
 #endif

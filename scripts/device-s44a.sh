@@ -1,12 +1,12 @@
 #!/bin/bash
-# Prepared at the end of session 43 (2026-12-02), not yet run: the first device run of the
-# next session. The finalization's batched signals in the form committed behind
+# Session 44 run 1 (2026-12-02 11:23-11:30 UTC, the tree of fe0c4c2; prepared at the end of
+# session 43 as device-next.sh). The finalization's batched signals in the form committed behind
 # -DMRT_MEGA_GROUP_SIGNALS=1 (mega_gemm.cuh; session 43 measured the register form: M=128
 # KV=8192 -3..-5 us, M=64 up to -1.8, M <= 16 +1.2-1.5) built beside the default: its checks
 # (test_mega_prefix, test_mega, serial = mega digests at three shapes, the three sanitizers
 # on its reduced step), then A B default / variant at eight shapes (the target shape twice)
 # and, if it pays at M <= 16 too, the sweep of it.
-# Run: timeout 590 bash scripts/device-next.sh
+# Run: timeout 590 bash scripts/device-s44a.sh (at fe0c4c2: the switch was removed after this run)
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 build_variant gs "-DMRT_MEGA_GROUP_SIGNALS=1" "megartp tests/gpu/test_mega_prefix tests/gpu/test_mega" &
