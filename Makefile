@@ -27,13 +27,15 @@ CUDA_LDLIBS := $(CUDA_LIBDIRS) $(patsubst -L%,-Wl$(comma)-rpath$(comma)%,$(CUDA_
 NVCC_LDLIBS := $(CUDA_LIBDIRS) -lcublasLt
 GPU_TEST_SRC := $(wildcard tests/gpu/test_*.cu)
 GPU_TEST_BIN := $(GPU_TEST_SRC:tests/gpu/%.cu=$(BUILD)/tests/gpu/%)
+MICRO_BIN   := $(patsubst bench/micro/%.cu,$(BUILD)/bench/%,$(wildcard bench/micro/*.cu))
 else
 CUDA_OBJ    := $(BUILD)/src/cuda/no_cuda.o
 CUDA_LDLIBS :=
 GPU_TEST_BIN :=
+MICRO_BIN   :=
 endif
 
-all: $(BUILD)/megartp $(TEST_BIN) $(GPU_TEST_BIN)
+all: $(BUILD)/megartp $(TEST_BIN) $(GPU_TEST_BIN) $(MICRO_BIN)
 
 $(BUILD)/%.o: %.c $(wildcard include/*.h src/*/*.h models/*.h)
 	@mkdir -p $(dir $@)
@@ -65,6 +67,11 @@ $(BUILD)/tests/%: tests/%.c tests/testing.h $(BUILD)/libmegartp.a
 $(BUILD)/tests/gpu/%: tests/gpu/%.cu $(BUILD)/libmegartp.a
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -Itests $< $(BUILD)/libmegartp.a $(NVCC_LDLIBS) -o $@
+
+# Microbenchmarks (bench/micro): one GPU question each, run by hand or by a device script
+$(BUILD)/bench/%: bench/micro/%.cu $(BUILD)/libmegartp.a $(wildcard src/ops/*.cuh src/cuda/*.h)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) $< $(BUILD)/libmegartp.a $(NVCC_LDLIBS) -o $@
 
 test: all
 	@sh scripts/test-deps.sh
