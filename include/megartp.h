@@ -142,6 +142,9 @@ typedef struct mrt_plan_opts {
                             roundrobin); NULL = none */
     const char *chunk;   /* comma list OP=N: N keys a task for those chunked ops (index logits;
                             a multiple of 128), after the tiling's rules; NULL = the tiling's */
+    const char *block_n; /* comma list OP=N: N output columns (weight rows) a task of those FP8
+                            GEMMs, 128 or 256 (the megakernel's tall tiles, at up to 32 tokens a
+                            task), after the tiling's rules; NULL = the tiling's (128) */
     int tune;            /* AUTO, default tiling, no split / chunk / place given: also plan the
                             indexer branch in fewer, larger tasks and keep the plan the cost
                             model prices lowest by a margin (plan.c; default 1; 0: one plan) */

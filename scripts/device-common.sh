@@ -156,6 +156,7 @@ run_backends() {
 # $O/run-B-M-KV.txt): pass count and output digest, which the two must share. DIGEST_RUNS
 # (default "build:serial build:mega") names the BUILD_DIR:BACKEND runs, e.g. a variant's mega
 # beside the tree's serial (log $O/run-BUILD_DIR-B-M-KV.txt for a folder other than build).
+# DIGEST_ARGS: more `run` options for every run (e.g. --block-n D0=256).
 run_digests() {
     local s r b be f rc
     for s in "$@"; do
@@ -164,7 +165,7 @@ run_digests() {
             b=${r%%:*} be=${r#*:}
             f="$O/run-$be-$1-$3.txt"
             [ "$b" = build ] || f="$O/run-$b-$be-$1-$3.txt"
-            timeout 60 $b/megartp run glm5-prefix --m $1 --batch $2 --kv $3 --backend $be > "$f" 2>&1
+            timeout 60 $b/megartp run glm5-prefix --m $1 --batch $2 --kv $3 --backend $be $DIGEST_ARGS > "$f" 2>&1
             rc=$?
             echo "run $([ "$b" = build ] || echo "$b ")$be M=$1 KV=$3 rc=$rc $(grep -c ' pass$' "$f") pass; $(grep 'output digest' "$f")"
             grep -E 'FAIL' "$f" | head -3

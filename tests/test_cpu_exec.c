@@ -92,12 +92,12 @@ static void interleavings(void) {
      * (--chunk: 256 keys, two tasks a request here, and one of 2048): other tasks, the same
      * logits, so the same bytes; A0's rows in slices (--split A0: 4 of 12 groups each, 8 of
      * 6): every slice sums the whole row, so the same factor and the same bytes */
-    for (int k = 0; k < 7; k++) {
+    for (int k = 0; k < 8; k++) {
         mrt_plan_opts o = mrt_plan_opts_default();
         const char *what[] = {"critical-path", "roundrobin --place D0=64-131,D2=64-131,D1=0-63,E1=0-63",
                               "--chunk E1=256 --split D1=2 --place D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131",
                               "--chunk E1=2048", "--split A0=4", "--split A0=8,D1=2 critical-path",
-                              "critical-path --place D0=64-131,D2=64-131,E1=0-63"};
+                              "critical-path --place D0=64-131,D2=64-131,E1=0-63", "--block-n D0=256,B0=256"};
         if (k == 0) o.policy = MRT_POLICY_CRITICAL_PATH;
         if (k == 1) o.place = "D0=64-131,D2=64-131,D1=0-63,E1=0-63";
         if (k == 2) o.chunk = "E1=256", o.split = "D1=2", o.place = "D1=0-63,E1=0-63,F1=0-15,D0=64-131,D2=64-131";
@@ -105,6 +105,7 @@ static void interleavings(void) {
         if (k == 4) o.split = "A0=4";
         if (k == 5) o.split = "A0=8,D1=2", o.policy = MRT_POLICY_CRITICAL_PATH;
         if (k == 6) o.place = "D0=64-131,D2=64-131,E1=0-63", o.policy = MRT_POLICY_CRITICAL_PATH;
+        if (k == 7) o.block_n = "D0=256,B0=256"; /* tasks of 256 output columns */
         mrt_plan *other = NULL;
         if (CHECK(mrt_plan_build(s.g, &o, &other) == MRT_OK, "%s plan: %s", what[k], mrt_last_error(ctx))) {
             mrt_plan *keep = s.p;

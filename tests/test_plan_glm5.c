@@ -712,6 +712,57 @@ static void test_chunk(mrt_context *ctx) {
     }
 }
 
+/* --block-n OP=N: the named FP8 GEMMs' output columns a task (128 or 256) after the tiling's
+ * rules: D0's 16384 in 64 tasks instead of 128, and the events D2 waits for on one D0 task a
+ * head instead of two; refused with the op named when it is no FP8 GEMM, N is not 128 or 256,
+ * or its epilogue's units do not take it (INDEX_Q: a head of 128). */
+static void test_block_n(mrt_context *ctx) {
+    glm5_config c = glm5_config_glm5();
+    const glm5_shape s = {16, 2, 8192};
+    struct {
+        const char *block_n;
+        int d0, d0_bn, b0_bn;
+    } ok[] = {{NULL, 128, 128, 128}, {"D0=256", 64, 256, 128}, {"D0=128", 128, 128, 128}, {"D0=256,B0=256", 64, 256, 256}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.block_n = ok[i].block_n, o.tune = 0;
+        mrt_graph *g;
+        mrt_plan *p = build(ctx, &c, s, o, &g);
+        const char *w = ok[i].block_n ? ok[i].block_n : "(none)";
+        const int d0 = p ? mrt_graph_find_op(g, "D0")->id : 0, b0 = p ? mrt_graph_find_op(g, "B0")->id : 0;
+        CHECK(p && op_tiles(p, "D0") == ok[i].d0, "--block-n %s: D0 %d tasks, want %d", w, p ? op_tiles(p, "D0") : -1,
+              ok[i].d0);
+        CHECK(p && p->cfg[d0].block_n == ok[i].d0_bn && p->cfg[b0].block_n == ok[i].b0_bn,
+              "--block-n %s: D0 / B0 block_n %d / %d, want %d / %d", w, p ? p->cfg[d0].block_n : -1,
+              p ? p->cfg[b0].block_n : -1, ok[i].d0_bn, ok[i].b0_bn);
+        if (p) { /* a D2 task waits for the D0 tasks of its head: 256 / block_n of them */
+            uint32_t thr[256];
+            const int n = events_between(p, "D0", "D2", thr, 256);
+            int want = 0;
+            for (int e = 0; e < n; e++) want += thr[e] == (uint32_t)(256 / ok[i].d0_bn);
+            CHECK(n == 64 && want == n, "--block-n %s: %d D0 -> D2 events, %d of them of %d tasks (want 64 of %d)", w,
+                  n, want, n, 256 / ok[i].d0_bn);
+        }
+        mrt_plan_free(p);
+        mrt_graph_free(g);
+    }
+    struct {
+        const char *block_n, *says;
+    } bad[] = {{"D2=256", "D2 is not an FP8 GEMM"},
+               {"C0=256", "C0 is not an FP8 GEMM"},
+               {"D0=192", "\"192\" is not 128 or 256 columns"},
+               {"D0=512", "\"512\" is not 128 or 256 columns"},
+               {"D0=x", "\"x\" is not 128 or 256 columns"},
+               {"D1=256", "block_n 256 does not fit its epilogue"},
+               {"X7=256", "X7 is not a planned op"},
+               {"D0", "\"D0\" is not OP=N"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.block_n = bad[i].block_n;
+        expect_refused(ctx, &c, s, o, bad[i].block_n, bad[i].says);
+    }
+}
+
 /* --place OP=LO-HI: roundrobin deals the named ops' tasks over LO..HI in their own rotation,
  * the other ops rotate over all workers as if the placed ops were not there, every queue keeps
  * plan order (its slots 0, 1, ... in task order); refused with the op or the range named. */
@@ -832,6 +883,7 @@ int main(void) {
     test_order(ctx);
     test_split(ctx);
     test_chunk(ctx);
+    test_block_n(ctx);
     test_place(ctx);
     test_estimates(ctx);
     test_auto_policy(ctx);

@@ -96,6 +96,12 @@ static const char *usage =
     "                   73.9-74.3 us against 79.7-79.8 (M=1 KV=8192 68.9 against 75.4, M=16\n"
     "                   KV=1024 70.8 against 72.2), but 6-876 us more at the other nine\n"
     "                   shapes of M 1-128, KV 1024-65536: bench/RESULTS.md, session 21\n"
+    "  --block-n LIST   output columns (weight rows) a task of the named FP8 GEMMs, e.g.\n"
+    "                   D0=256: 128 (default) or 256, the megakernel's tall tiles (two\n"
+    "                   accumulators a warpgroup, up to 32 tokens a task, in a build with\n"
+    "                   -DMRT_MEGA_TALL=1; serial, cmp and cpu run any; tuning still runs).\n"
+    "                   On the H200 (bench/RESULTS.md session 44) D0=256 was 1.4-2.1 us\n"
+    "                   faster at M=16 KV=1024, 1.2-4.8 slower at KV=8192 and M=1\n"
     "  --pairing P      auto (registered tile-level strategies, default) or whole (every\n"
     "                   consumer waits for its whole producer)\n"
     "  --fuse-events    merge events whose producers are the same tasks (Mirage's fusion)\n"
@@ -258,6 +264,9 @@ static int parse(int argc, char **argv, cli *c) {
         } else if (!strcmp(a, "--chunk")) {
             if (!v) r = -1;
             c->plan.chunk = v, i++;
+        } else if (!strcmp(a, "--block-n")) {
+            if (!v) r = -1;
+            c->plan.block_n = v, i++;
         } else if (!strcmp(a, "--model")) {
             if (!v || (strcmp(v, "glm5") && strcmp(v, "dsv32"))) {
                 fprintf(stderr, "megartp: --model: unknown model \"%s\" (glm5, dsv32)\n", v ? v : "");

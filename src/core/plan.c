@@ -8,7 +8,7 @@
 mrt_plan_opts mrt_plan_opts_default(void) {
     mrt_plan_opts o = {.workers = 132, .policy = MRT_POLICY_AUTO, .tiling = MRT_TILING_DEFAULT,
                        .pairing = MRT_PAIRING_AUTO, .fuse_events = 0, .ops = NULL, .order = NULL, .split = NULL,
-                       .place = NULL, .chunk = NULL, .tune = 1};
+                       .place = NULL, .chunk = NULL, .block_n = NULL, .tune = 1};
     return o;
 }
 
@@ -324,6 +324,30 @@ static mrt_status given_chunks(mrt_plan *p) {
     return MRT_OK;
 }
 
+/* The --block-n list (OP=N,...): N output columns a task of those FP8 GEMMs, after every
+ * other tiling rule: 256 gives the megakernel's tall tiles (two 128-row scale blocks a tile,
+ * mega_table.cu; the streams' executors keep their own tiles), so a GEMM whose tiles would
+ * take two rounds on the workers it gets (GLM-5's D0 at M=16: 128 tiles on 68 workers) can
+ * take one; bench/micro/kblock.cu measured what a tall K block costs. Each op's epilogue
+ * checks its own fit at lowering (gemm_fp8.c: QKV_A's q width a multiple, INDEX_Q a head). */
+static mrt_status given_block_n(mrt_plan *p) {
+    for (const char *s = p->opts.block_n; *s;) {
+        const mrt_op *op;
+        const char *val;
+        int vn;
+        mrt_status st = op_item(p, "--block-n", "OP=N", s, &op, &val, &vn, &s);
+        if (st) return st;
+        const long v = whole_number(val, vn, 4096);
+        if (op->kind != MRT_OPC_GEMM_FP8)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--block-n: %s is not an FP8 GEMM (gemm_fp8)", op->name);
+        if (v != 128 && v != 256)
+            return mrt_fail(p->ctx, MRT_ERR_INVALID, "--block-n: %s: \"%.*s\" is not 128 or 256 columns", op->name,
+                            vn, val);
+        p->cfg[op->id].block_n = (int)v;
+    }
+    return MRT_OK;
+}
+
 /* The --place list (OP=LO-HI or OP=W): roundrobin deals those ops' tasks over workers LO..HI,
  * critical-path lets only those workers take them (schedule.c), so a placement that keeps ops
  * apart (e.g. D0's tiles off the workers that run D1 and E1, which are on the critical path)
@@ -402,6 +426,7 @@ static mrt_status build_queues_as(mrt_graph *g, mrt_plan_opts o, int max_slices,
     if (o.tiling == MRT_TILING_DEFAULT && MRT_SHARE_WORKERS) share_workers(p);
     if (split_given && (s = given_splits(p))) goto fail;
     if (p->opts.chunk && *p->opts.chunk && (s = given_chunks(p))) goto fail;
+    if (p->opts.block_n && *p->opts.block_n && (s = given_block_n(p))) goto fail;
     if (p->opts.place && *p->opts.place && (s = given_places(p))) goto fail;
     p->phase_us[0] = t1 - t0;
     double t2 = mrt_now_us();

@@ -308,6 +308,8 @@ int mrt_gemm_pick_stages_in(int kind, int tn, int kb_per_split, int cap, int *sm
     return 0;
     if (kind == MRT_GEMM_FP8) {
         MRT_STAGES_CASE(MRT_GEMM_FP8)
+    } else if (kind == MRT_GEMM_FP8_TALL) {
+        MRT_STAGES_CASE(MRT_GEMM_FP8_TALL)
     } else if (kind == MRT_GEMM_BF16) {
         MRT_STAGES_CASE(MRT_GEMM_BF16)
     } else {

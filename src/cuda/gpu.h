@@ -6,6 +6,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* -DMRT_MEGA_TALL=1 (build flag; the library and the GPU tests alike): the megakernel runs
+ * fp8 GEMM tiles of more than 128 rows (plan option --block-n OP=256) as tall tiles, two
+ * accumulator chains a warpgroup (MRT_GEMM_FP8_TALL); without it (the default) it refuses
+ * them with a message. Default off: the tall branch in the fp8 tile function made the default
+ * plan's step 0-0.4 us slower at M=16 KV=8192 and 1.1-4.8 at KV=65536 (its spills: 32 -> 64
+ * bytes at TN 16), and the tall plans themselves were faster only where D0's chain is the
+ * critical one (H200, session 44 runs 3-4: docs/MEGAKERNEL.md). */
+#ifndef MRT_MEGA_TALL
+#define MRT_MEGA_TALL 0
+#endif
+
 #ifdef __cplusplus
 #define MRT_GPU_ALIGN64 alignas(64)
 extern "C" {

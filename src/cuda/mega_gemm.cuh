@@ -122,7 +122,7 @@ static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_
                                                                  int *n1) {
     mrt_gemm_tile t;
     t.m0 = (int)pl[0], *m1 = (int)pl[1], t.batch = 0, t.split = 0;
-    if (KIND == MRT_GEMM_FP8) {
+    if (mrt_gemm_kind<KIND>::SCALED) {
         t.n0 = (int)pl[2], *n1 = (int)pl[3], t.kb0 = (int)pl[4], t.nkb = (int)(pl[5] - pl[4]), t.split = (int)pl[6];
     } else if (KIND == MRT_GEMM_BF16) {
         t.n0 = 0, *n1 = o.ga.N, t.kb0 = (int)pl[2] / 64, t.nkb = (int)(pl[3] - pl[2]) / 64, t.split = (int)pl[4];
@@ -203,7 +203,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
     int *flag = (int *)(smem + lay.flag_off);
     const mrt_gemm_progress pr = {(volatile int *)(smem + lay.flag_off + 16)};
     const int warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31;
-    mrt_mega_out epi = {o.out, m1, n1, KIND == MRT_GEMM_FP8 && o.fused_q_b ? &o.qbf : NULL};
+    mrt_mega_out epi = {o.out, m1, n1, mrt_gemm_kind<KIND>::SCALED && o.fused_q_b ? &o.qbf : NULL};
     epi.s.out = (uint8_t *)o.out.out + (size_t)t.split * o.plane * (o.out.f32 ? 4 : 2);
 #if MRT_MEGA_PRO_PROBE == 1
     if (ph && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
@@ -253,7 +253,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
         mrt_gemm_wload<KIND, TN>(t, a, tw, base, sws, bars, pr, lane);
 #if MRT_MEGA_IQ_RFAC
     } else if (warp == 3) {
-        if (KIND == MRT_GEMM_FP8 && mrt_mega_iq_loads_first(o)) {
+        if (mrt_gemm_kind<KIND>::SCALED && mrt_mega_iq_loads_first(o)) {
             static_assert(TN <= 128, "INDEX_Q row factors: a tile's rows fit mrt_mega_iq_rfac");
             mrt_mega_iq_row_factors(o, t.m0, m1, bars.scales(), a.diag, lane);
         }
@@ -264,7 +264,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
 #ifdef MRT_GEMM_PROBE /* probe builds: the trace's "weights" and "visible" of an fp8 GEMM tile
                          become K block 0's and the last K block's data ready (the thread that
                          stamped them, in this tile's shared memory) */
-        if (KIND == MRT_GEMM_FP8 && ph && ctid == 0) ph[MRT_PH_WEIGHTS] = pr.stamps()[0], ph[MRT_PH_VISIBLE] = pr.stamps()[1];
+        if (mrt_gemm_kind<KIND>::SCALED && ph && ctid == 0) ph[MRT_PH_WEIGHTS] = pr.stamps()[0], ph[MRT_PH_VISIBLE] = pr.stamps()[1];
 #endif
 #ifdef MRT_MEGA_PROBE /* probe builds: the trace's "weights" and "input" of a GEMM tile become
                          k-loop done and store done (they overwrite the earlier stamps) */
@@ -283,7 +283,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
         /* mega_op.h: D0's rows' factors and positions once a tile, into the activations'
          * scales (sxs, TN * mrt_gemm_sx_pitch >= 4 TN floats), which the k-loop has read for
          * the last time before its closing consumer barrier */
-        if (KIND == MRT_GEMM_FP8 && epi.qb) {
+        if (mrt_gemm_kind<KIND>::SCALED && epi.qb) {
             float *qr = sxs;
             int32_t *qp = (int32_t *)(sxs + TN);
             for (int i = ctid; i < m1 - t.m0; i += MRT_GEMM_CONSUMERS)
@@ -314,12 +314,30 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
                 o.q_pe[((size_t)m * o.heads + t.batch) * o.rope + r];
         }
 }
+/* With -DMRT_MEGA_TALL=1 an fp8 tile of more than 128 rows is tall (mega_table.cu allows it
+ * at TN <= 32; gpu.h says why it is off by default). */
+template <int KIND, int TN>
+static __device__ __forceinline__ void mrt_mega_gemm_tile_any(const mrt_mega_op &o, const CUtensorMap *tw,
+                                                              const CUtensorMap *tx, const CUtensorMap *tsx,
+                                                              const uint32_t *pl, uint8_t *smem,
+                                                              const mrt_mega_wait &wait, unsigned long long *ph) {
+    if constexpr (MRT_MEGA_TALL && KIND == MRT_GEMM_FP8 && TN <= MRT_GEMM_TALL_TN)
+        if (pl[3] - pl[2] > 128u) {
+            mrt_mega_gemm_tile_body<MRT_GEMM_FP8_TALL, TN>(o, tw, tx, tsx, pl, smem, wait, ph);
+            return;
+        }
+    mrt_mega_gemm_tile_body<KIND, TN>(o, tw, tx, tsx, pl, smem, wait, ph);
+}
+/* The kind is picked inside the called function, so the kernel body keeps the one call it had
+ * before the tall kind (with a call of its own the body spilled 88 / 500 bytes against 80 /
+ * 476, nvcc -Xptxas -v at TN 16; the step is that sensitive: docs/MEGAKERNEL.md session 43);
+ * the fp8 tile function then holds both kinds (spills at TN 16 32 -> 64 bytes). */
 template <int KIND, int TN>
 static __device__ __noinline__ void mrt_mega_gemm_tile(const mrt_mega_op &o, const CUtensorMap *tw,
                                                         const CUtensorMap *tx, const CUtensorMap *tsx,
                                                         const uint32_t *pl, uint8_t *smem,
                                                         const mrt_mega_wait &wait, unsigned long long *ph) {
-    mrt_mega_gemm_tile_body<KIND, TN>(o, tw, tx, tsx, pl, smem, wait, ph);
+    mrt_mega_gemm_tile_any<KIND, TN>(o, tw, tx, tsx, pl, smem, wait, ph);
 }
 
 /* Scratch of the finalization groups (in the megakernel's dynamic shared memory, used after

@@ -71,13 +71,15 @@ static int op_env_stages(const char *var, const char *name, int dflt, int *v) {
 }
 
 /* Takes a standalone plan's weight descriptor, arguments and output store into the row, with
- * the pipeline for `kbs` K blocks a tile that fits `smem` bytes (at most the ring's cap). */
-static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *plan, int kbs, int smem,
+ * the pipeline for `kbs` K blocks a tile of `kind` (the plan's, or MRT_GEMM_FP8_TALL for its
+ * tall tiles) that fits `smem` bytes (at most the ring's cap). */
+static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *plan, int kind, int kbs, int smem,
                         mrt_mega_op *o) {
     int bytes, cap;
-    const int wbytes = plan->kind == MRT_GEMM_BF16_MN ? (int)mrt_gemm_kind<MRT_GEMM_BF16_MN>::W_BYTES
-                       : plan->kind == MRT_GEMM_BF16  ? (int)mrt_gemm_kind<MRT_GEMM_BF16>::W_BYTES
-                                                      : (int)mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
+    const int wbytes = kind == MRT_GEMM_BF16_MN  ? (int)mrt_gemm_kind<MRT_GEMM_BF16_MN>::W_BYTES
+                       : kind == MRT_GEMM_BF16   ? (int)mrt_gemm_kind<MRT_GEMM_BF16>::W_BYTES
+                       : kind == MRT_GEMM_FP8_TALL ? (int)mrt_gemm_kind<MRT_GEMM_FP8_TALL>::W_BYTES
+                                                 : (int)mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
     if (op_env_stages("MRT_MEGA_STAGES", op->name, MRT_MEGA_RING_BYTES / wbytes > 1 ? MRT_MEGA_RING_BYTES / wbytes : 1,
                       &cap))
         return refuse(x, op, "MRT_MEGA_STAGES is not N or OP=N,OP=N,... (N: 1..8 ring stages)");
@@ -85,7 +87,7 @@ static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *p
     memcpy(&o->ga, plan->args, sizeof o->ga);
     memcpy(&o->out, plan->epi, sizeof o->out);
     o->ga.kb_per_split = kbs;
-    o->ga.stages = mrt_gemm_pick_stages_in(plan->kind, o->tn, kbs, smem, &bytes);
+    o->ga.stages = mrt_gemm_pick_stages_in(kind, o->tn, kbs, smem, &bytes);
     if (cap < o->ga.stages) o->ga.stages = cap;
     return o->ga.stages < 1 ? refuse(x, op, "one pipeline stage does not fit shared memory") : MRT_OK;
 }
@@ -100,6 +102,13 @@ static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
     if (st) return st;
     if (bn % 64 || (epi == MRT_EPI_QKV_A && bn % 128))
         return refuse(x, op, "N tiles must be multiples of 64 (QKV_A: 128, its q scale blocks)");
+    /* a tile of up to 128 rows, or up to 256 as a tall tile (mega.cu picks the kind by the
+     * tile's rows) where its registers allow: two accumulators a warpgroup */
+    const bool tall = bn > 128;
+    if (tall && !MRT_MEGA_TALL)
+        return refuse(x, op, "N tiles of more than 128 rows (--block-n) need a build with -DMRT_MEGA_TALL=1 (gpu.h)");
+    if (bn > 256 || (tall && o->tn > MRT_GEMM_TALL_TN))
+        return refuse(x, op, "N tiles of more than 128 rows (tall, up to 256) need tiles of at most 32 tokens");
     if (epi == MRT_EPI_Q_B && (op->p.i[2] % 64 || op->p.i[3] > 64))
         return refuse(x, op, "Q_B heads need nope a multiple of 64 and rope <= 64 (a head's rope columns in one tile)");
     op_state *s = &x->op[op->id];
@@ -118,7 +127,7 @@ static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
     if (mrt_gpu_gemm_fp8_plan(&plan, &ga, x->why, sizeof x->why) ||
         mrt_tmap_2d(&o->tx, ga.x8, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, K, M, K, 128, o->tn, x->why, sizeof x->why))
         return refuse(x, op, x->why);
-    if ((st = adopt(x, op, &plan, (int)kbs, smem, o))) return st;
+    if ((st = adopt(x, op, &plan, tall ? MRT_GEMM_FP8_TALL : MRT_GEMM_FP8, (int)kbs, smem, o))) return st;
     o->ga.sx_tma = mrt_gemm_sx_map(&o->tsx, ga.sx, M, K / 128, o->tn, (int)kbs);
     o->plane = (long long)M * N, o->part = part, o->nsplit = (int)nsplit, o->epi_kind = epi;
     /* the finalization: the serial executor's arguments, but Q_B's roped q_pe goes to its own
@@ -166,7 +175,7 @@ static mrt_status row_gemm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int
         mrt_tmap_2d(&o->tx, ga.x, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, K, M, (uint64_t)K * 2, 64, o->tn, x->why,
                     sizeof x->why))
         return refuse(x, op, x->why);
-    if ((st = adopt(x, op, &plan, 2 * (int)kbs, smem, o))) return st; /* bf16 K blocks are 64 wide */
+    if ((st = adopt(x, op, &plan, plan.kind, 2 * (int)kbs, smem, o))) return st; /* bf16 K blocks are 64 wide */
     o->plane = (long long)M * N, o->nsplit = (int)nsplit;
     return MRT_OK;
 }
@@ -189,7 +198,7 @@ static mrt_status row_bmm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
         mrt_tmap_2d(&o->tx, ga.x, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, ga.x_ld, M, (uint64_t)ga.x_ld * 2, 64, o->tn,
                     x->why, sizeof x->why))
         return refuse(x, op, x->why);
-    if ((st = adopt(x, op, &plan, Dn / 64, smem, o))) return st;
+    if ((st = adopt(x, op, &plan, plan.kind, Dn / 64, smem, o))) return st;
     o->plane = 0, o->nsplit = 1;
     o->q_pe = (const uint16_t *)D(op->in[1]), o->qmla = (uint16_t *)D(op->out[0]), o->heads = H, o->cols = C, o->rope = R;
     return MRT_OK;

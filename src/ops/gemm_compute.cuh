@@ -13,6 +13,10 @@ static __device__ __forceinline__ void mrt_gemm_compute(const mrt_gemm_tile &t, 
                                                         const mrt_gemm_progress &pr, float *stg, int ctid) {
     if constexpr (KIND == MRT_GEMM_FP8)
         mrt_gemm_fp8_compute<TN>(t, a, base, sxs, sws, bars, pr, stg, ctid);
+    else if constexpr (KIND == MRT_GEMM_FP8_TALL) {
+        static_assert(TN <= MRT_GEMM_TALL_TN, "tall fp8 tiles: at TN <= MRT_GEMM_TALL_TN only (registers)");
+        mrt_gemm_fp8_compute<TN, 2>(t, a, base, sxs, sws, bars, pr, stg, ctid);
+    }
     else if constexpr (KIND == MRT_GEMM_BF16)
         mrt_gemm_bf16_compute<TN>(t, a, base, bars, pr, stg, ctid);
     else

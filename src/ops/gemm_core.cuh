@@ -54,12 +54,22 @@ enum {
     MRT_GEMM_FP8 = 0,     /* e4m3 x e4m3, 1x128 activation / 128x128 weight scales, W [N,K] */
     MRT_GEMM_BF16 = 1,    /* bf16, W [N,K] (K-major) */
     MRT_GEMM_BF16_MN = 2, /* bf16, W [batch][K][N] (MN-major, wgmma transposed A), batched */
+    MRT_GEMM_FP8_TALL = 3, /* MRT_GEMM_FP8 in tiles of 256 weight rows (two 128-row scale blocks) */
 };
 
 template <int KIND> struct mrt_gemm_kind;
 template <> struct mrt_gemm_kind<MRT_GEMM_FP8> {
     enum { KB = 128, BLOCK_N = 128, NBLK = 1, W_BYTES = 16384, SCALED = 1, ELEM = 1 };
 };
+/* Tall: each consumer warpgroup runs two accumulator chains, rows 64 wg and 128 + 64 wg, so a
+ * K block moves 32 KB of weights for ~1.5x a 16-KB K block's time (bench/micro/kblock.cu,
+ * H200 session 44 run 2: 82-90 GB/s a CTA against 54-68 with its stages resident); a K block
+ * is two 128-row boxes. Registers: two accumulators and two register tiles a chain, so only at
+ * TN <= MRT_GEMM_TALL_TN. */
+template <> struct mrt_gemm_kind<MRT_GEMM_FP8_TALL> {
+    enum { KB = 128, BLOCK_N = 256, NBLK = 2, W_BYTES = 32768, SCALED = 1, ELEM = 1 };
+};
+#define MRT_GEMM_TALL_TN 32
 template <> struct mrt_gemm_kind<MRT_GEMM_BF16> {
     enum { KB = 64, BLOCK_N = 128, NBLK = 1, W_BYTES = 16384, SCALED = 0, ELEM = 2 };
 };
@@ -423,7 +433,7 @@ template <int KIND, int TN> struct mrt_gemm_layout {
         sx_off = pipe_bytes;
         uint32_t sx_bytes = K_::SCALED ? (uint32_t)(TN * mrt_gemm_sx_pitch(kb_per_cta) * 4) : 0;
         sw_off = sx_off + ((sx_bytes + 15) & ~15u);
-        uint32_t sw_bytes = K_::SCALED ? (uint32_t)(kb_per_cta * 4) : 0;
+        uint32_t sw_bytes = K_::SCALED ? (uint32_t)(K_::NBLK * kb_per_cta * 4) : 0; /* a row block's K blocks */
         bar_off = sw_off + ((sw_bytes + 15) & ~15u);
         flag_off = bar_off + (2 * MRT_GEMM_MAX_STAGES + 4) * 8;
         total = flag_off + 32; /* flag, then progress[4] (see mrt_gemm_watchdog) */
@@ -671,7 +681,11 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
 /* ---- role: wload (weights and weight scales; never waits on producers) -------------- */
 
 /* The weight boxes of the tile's K block i (K: the reduction length per batch): f(j, c0, c1)
- * for box j (8192 bytes apart in shared memory) at TMA coordinates (c0, c1). */
+ * for box j (MRT_GEMM_BOX_BYTES apart in shared memory) at TMA coordinates (c0, c1). */
+template <int KIND> struct mrt_gemm_boxes {
+    enum { N = KIND == MRT_GEMM_BF16_MN ? 2 * mrt_gemm_kind<KIND>::NBLK : mrt_gemm_kind<KIND>::NBLK,
+           BYTES = mrt_gemm_kind<KIND>::W_BYTES / N };
+};
 template <int KIND, class F>
 static __device__ __forceinline__ void mrt_gemm_wboxes(const mrt_gemm_tile &t, int K, int i, F f) {
     typedef mrt_gemm_kind<KIND> K_;
@@ -681,8 +695,22 @@ static __device__ __forceinline__ void mrt_gemm_wboxes(const mrt_gemm_tile &t, i
 #pragma unroll
         for (int j = 0; j < 2 * K_::NBLK; j++) f(j, t.n0 + 64 * j, row);
     } else {
-        /* W [N rows][K cols]: one box of 128 rows x 128 bytes; rows past N read as zeros. */
-        f(0, (t.kb0 + i) * K_::KB, t.n0);
+        /* W [N rows][K cols]: NBLK boxes of 128 rows x 128 bytes; rows past N read as zeros. */
+#pragma unroll
+        for (int j = 0; j < K_::NBLK; j++) f(j, (t.kb0 + i) * K_::KB, t.n0 + 128 * j);
+    }
+}
+
+/* The tile's weight scales, by one warp: row block j's K blocks at sws[j * kb_per_split + kl]
+ * (a tall tile's second block, j = 1, past N, its rows zero-filled, gets 0). */
+template <int KIND>
+static __device__ __forceinline__ void mrt_gemm_load_sw(const mrt_gemm_tile &t, const mrt_gemm_args &a, float *sws,
+                                                        int lane) {
+    for (int kl = lane; kl < t.nkb; kl += 32) sws[kl] = __ldg(a.sw + (long long)(t.n0 / 128) * a.sw_ld + t.kb0 + kl);
+    if constexpr (mrt_gemm_kind<KIND>::NBLK > 1) {
+        const bool in = t.n0 + 128 < a.N;
+        for (int kl = lane; kl < t.nkb; kl += 32)
+            sws[a.kb_per_split + kl] = in ? __ldg(a.sw + (long long)(t.n0 / 128 + 1) * a.sw_ld + t.kb0 + kl) : 0.0f;
     }
 }
 
@@ -692,7 +720,9 @@ static __device__ __forceinline__ void mrt_gemm_wload_issue(const mrt_gemm_tile 
                                                             int i, uint64_t pol) {
     mrt_mbar_arrive_tx(bar, mrt_gemm_kind<KIND>::W_BYTES);
     mrt_gemm_wboxes<KIND>(t, a.K, i,
-                          [&](int j, int c0, int c1) { mrt_tma_load_2d(dst + j * 8192, tw, c0, c1, bar, pol); });
+                          [&](int j, int c0, int c1) {
+                              mrt_tma_load_2d(dst + j * mrt_gemm_boxes<KIND>::BYTES, tw, c0, c1, bar, pol);
+                          });
 }
 
 template <int KIND, int TN>
@@ -713,7 +743,7 @@ static __device__ __forceinline__ void mrt_gemm_wload(const mrt_gemm_tile &t, co
         }
     }
     if (K_::SCALED) {
-        for (int kl = lane; kl < t.nkb; kl += 32) sws[kl] = __ldg(a.sw + (long long)(t.n0 / 128) * a.sw_ld + t.kb0 + kl);
+        mrt_gemm_load_sw<KIND>(t, a, sws, lane);
         mrt_gemm_scales_written(b, 1);
     }
     /* Dependent grids may be scheduled now: this CTA's weight stream is in flight. (Data
@@ -767,7 +797,7 @@ static __device__ __forceinline__ void mrt_gemm_load_unified(const mrt_gemm_tile
         }
     }
     if (K_::SCALED) {
-        for (int kl = lane; kl < t.nkb; kl += 32) sws[kl] = __ldg(a.sw + (long long)(t.n0 / 128) * a.sw_ld + t.kb0 + kl);
+        mrt_gemm_load_sw<KIND>(t, a, sws, lane);
         mrt_gemm_scales_written(b, 1);
         mrt_gemm_load_sx<TN>(t, a, tsx, sxs, b, polx, lane);
     }

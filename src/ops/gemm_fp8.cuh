@@ -8,7 +8,8 @@
  * block: the four k32 wgmmas of a block accumulate into a fresh register tile (the first
  * one with scale-d = 0), then acc += tile * (sw * sx[m]) in fp32. The CTA's 128 weight rows
  * are one 128x128 weight-scale block, so sw is a scalar per K block and only sx varies along
- * the tile's columns. (The fp8 tensor-core accumulator is not full fp32 across many K; one
+ * the tile's columns. A tall tile (MRT_GEMM_FP8_TALL, RB = 2 below) is two such blocks: each
+ * warpgroup runs a chain for each, with its own sw. (The fp8 tensor-core accumulator is not full fp32 across many K; one
  * 128-K block at a time keeps its error small, then fp32 FMAs take over.) */
 #ifndef MRT_GEMM_FP8_CUH
 #define MRT_GEMM_FP8_CUH
@@ -71,28 +72,35 @@
 #endif
 static_assert(MRT_GEMM_PIPE <= 64, "MRT_GEMM_PIPE: at TN <= 64 at most (three register tiles)");
 /* K block i's wgmmas (stage s): k32 step kk into chain kk % CH (CH = 1: all into tile, the
- * default), one commit group; the chains summed into tile once waited for (fp8_chains_sum). */
-template <int TN, int CH>
-static __device__ __forceinline__ void mrt_gemm_fp8_issue(float (&tile)[TN / 2], float (&chain)[CH > 1 ? CH - 1 : 1][TN / 2],
+ * default), one commit group; the chains summed into tile once waited for (fp8_chains_sum).
+ * RB row blocks of 128 (a tall tile's 2): row block r's 64 rows of this warpgroup into
+ * tile[r], the k32 steps of the blocks interleaved (their chains independent). */
+template <int TN, int CH, int RB>
+static __device__ __forceinline__ void mrt_gemm_fp8_issue(float (&tile)[RB][TN / 2], float (&chain)[CH > 1 ? CH - 1 : 1][TN / 2],
                                                           uint32_t stage, int wg) {
+    static_assert(RB == 1 || CH == 1, "a tall tile's row blocks are its chains");
     const mrt_sdesc_k_tn<TN> dw(stage + wg * 64 * MRT_GEMM_KB_BYTES);
-    const mrt_sdesc_k_tn<TN> dx(stage + mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES);
+    const mrt_sdesc_k_tn<TN> dx(stage + RB * mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES);
     mrt_wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < MRT_GEMM_DIAG_WGMMAS; kk++) {
-        if (kk % CH == 0) mrt_wgmma<TN>::e4m3(tile, dw(32 * kk), dx(32 * kk), kk / CH);
-        else mrt_wgmma<TN>::e4m3(chain[kk % CH - 1], dw(32 * kk), dx(32 * kk), kk / CH);
-    }
+    for (int kk = 0; kk < MRT_GEMM_DIAG_WGMMAS; kk++)
+#pragma unroll
+        for (int r = 0; r < RB; r++) {
+            const uint32_t off = r * mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES + 32 * kk;
+            if (kk % CH == 0) mrt_wgmma<TN>::e4m3(tile[r], dw(off), dx(32 * kk), kk / CH);
+            else mrt_wgmma<TN>::e4m3(chain[kk % CH - 1], dw(off), dx(32 * kk), kk / CH);
+        }
     mrt_wgmma_commit();
 }
-template <int TN, int CH>
-static __device__ __forceinline__ void mrt_gemm_fp8_chains_sum(float (&tile)[TN / 2], float (&chain)[CH > 1 ? CH - 1 : 1][TN / 2]) {
-    mrt_reg_fence(tile);
+template <int TN, int CH, int RB>
+static __device__ __forceinline__ void mrt_gemm_fp8_chains_sum(float (&tile)[RB][TN / 2], float (&chain)[CH > 1 ? CH - 1 : 1][TN / 2]) {
+#pragma unroll
+    for (int r = 0; r < RB; r++) mrt_reg_fence(tile[r]);
 #pragma unroll
     for (int c = 0; c < CH - 1; c++) {
         mrt_reg_fence(chain[c]);
 #pragma unroll
-        for (int j = 0; j < TN / 2; j++) tile[j] += chain[c][j];
+        for (int j = 0; j < TN / 2; j++) tile[0][j] += chain[c][j];
     }
 }
 /* acc += tile * (sw * sx[column]) for K block i: sw = sws[i], sx = this thread's first
@@ -109,6 +117,14 @@ static __device__ __forceinline__ void mrt_gemm_fp8_promote(float (&acc)[TN / 2]
         acc[4 * c + 2] = fmaf(tile[4 * c + 2], s0, acc[4 * c + 2]);
         acc[4 * c + 3] = fmaf(tile[4 * c + 3], s1, acc[4 * c + 3]);
     }
+}
+/* The same for each of RB row blocks: row block r's weight scales at sws[r * kbp] (kbp: the
+ * layout's K blocks a tile, gemm_core.cuh mrt_gemm_load_sw) */
+template <int TN, int RB>
+static __device__ __forceinline__ void mrt_gemm_fp8_promote_rb(float (&acc)[RB][TN / 2], const float (&tile)[RB][TN / 2],
+                                                               const float *sws, int kbp, const float *sx, int P) {
+#pragma unroll
+    for (int r = 0; r < RB; r++) mrt_gemm_fp8_promote<TN>(acc[r], tile[r], sws[r * kbp], sx, P);
 }
 /* The consumers' full wait for a stage; probe builds with -DMRT_GEMM_PROBE_WAITS add the time
  * thread 0 spent in it to `waited` (K blocks after the first). */
@@ -147,17 +163,20 @@ static __device__ __forceinline__ void mrt_gemm_fp8_done(const mrt_gemm_bars &b,
     if ((ctid & 127) == 0) pr.set(2 + wg, i + 1);
 }
 /* Run by the 256 consumer threads (ctid 0..255). Leaves the CTA's fp32 C tile transposed
- * into the staging area stg[m_local][n_local], visible to all consumer threads. */
-template <int TN>
+ * into the staging area stg[m_local][n_local], visible to all consumer threads. RB: 128-row
+ * blocks of the tile (MRT_GEMM_FP8_TALL: 2). */
+template <int TN, int RB = 1>
 static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                             uint32_t smem, const float *sxs, const float *sws,
                                                             const mrt_gemm_bars &b, const mrt_gemm_progress &pr, float *stg, int ctid) {
-    typedef mrt_gemm_layout<MRT_GEMM_FP8, TN> L;
+    typedef mrt_gemm_layout<RB == 1 ? MRT_GEMM_FP8 : MRT_GEMM_FP8_TALL, TN> L;
     const int wg = ctid >> 7, lane = ctid & 31, q = lane & 3;
-    float acc[TN / 2], tile[TN / 2];
+    float acc[RB][TN / 2], tile[RB][TN / 2];
 #pragma unroll
-    for (int r = 0; r < TN / 2; r++) acc[r] = 0.0f, tile[r] = 0.0f;
-    constexpr int CH = TN <= 32 ? MRT_GEMM_ACC_CHAINS : 1; /* wider tiles have no registers to spare */
+    for (int rb = 0; rb < RB; rb++)
+#pragma unroll
+        for (int r = 0; r < TN / 2; r++) acc[rb][r] = 0.0f, tile[rb][r] = 0.0f;
+    constexpr int CH = TN <= 32 && RB == 1 ? MRT_GEMM_ACC_CHAINS : 1; /* wider tiles have no registers to spare */
     float chain[CH > 1 ? CH - 1 : 1][TN / 2];               /* accumulators 1.. of the chains */
 #pragma unroll
     for (int c = 0; c < CH - 1; c++)
@@ -168,35 +187,36 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
      * mbarrier asm's memory clobber would have the compiler re-read (and spill) each K block
      * (ncu, H200, session 12 run 6). Mega 97.51 / 97.50 us against 98.19 / 97.99 re-read (run 7) */
     unsigned *const diag = a.diag;
-    const int nkb = t.nkb, P = mrt_gemm_sx_pitch(a.kb_per_split);
+    const int nkb = t.nkb, P = mrt_gemm_sx_pitch(a.kb_per_split), kbp = RB > 1 ? a.kb_per_split : 0;
     const float *const sxq = sxs + 2 * q * P + mrt_gemm_sx_col(t.kb0); /* this thread's first column's K block kb0 */
     mrt_ring r = {0, a.stages, 0u};
     mrt_gemm_fp8_waits w;
-    if constexpr (CH == 1 && TN <= MRT_GEMM_PIPE) {
+    if constexpr (CH == 1 && TN <= MRT_GEMM_PIPE && TN * RB <= 32) { /* a tall tile at TN 32: no third register tile */
         /* two register tiles. An iteration: K block i's wgmmas waited for, its stage released
          * at once, K block i+1's issued into the other tile, then K block i promoted while
          * they run. Only one group is ever pending, so the stage is held no longer than now.
          * K block 0 is issued unconditionally: nkb >= 1 (every split holds K blocks / split of
          * a divisor; plan.c), and a 0 would end in the full wait's watchdog, not a hang. */
-        float tb[TN / 2];
+        float tb[RB][TN / 2];
         mrt_ring rn = r; /* the ring of the K block issued next */
         /* K block i (its group in cur) waited for and released, K block i+1 issued into nxt,
          * K block i promoted; the two tiles swap roles from one K block to the next */
-        auto step = [&](float(&cur)[TN / 2], float(&nxt)[TN / 2], int i) {
+        auto step = [&](float(&cur)[RB][TN / 2], float(&nxt)[RB][TN / 2], int i) {
             mrt_wgmma_wait<0>();
-            mrt_reg_fence(cur);
+#pragma unroll
+            for (int rb = 0; rb < RB; rb++) mrt_reg_fence(cur[rb]);
             mrt_gemm_fp8_done(b, pr, w, r.s, i, nkb, ctid, lane, wg);
             r.next();
             if (i + 1 < nkb) {
                 w.full(b, rn.s, rn.ph, diag, i + 1, ctid);
-                mrt_gemm_fp8_issue<TN, CH>(nxt, chain, smem + rn.s * L::STAGE_BYTES, wg);
+                mrt_gemm_fp8_issue<TN, CH, RB>(nxt, chain, smem + rn.s * L::STAGE_BYTES, wg);
                 rn.next();
             }
             if (TN <= MRT_GEMM_SCALES_LATE && i == 0) mrt_mbar_wait_full(b.scales(), 0, diag);
-            mrt_gemm_fp8_promote<TN>(acc, cur, sws[i], sxq + i, P);
+            mrt_gemm_fp8_promote_rb<TN, RB>(acc, cur, sws + i, kbp, sxq + i, P);
         };
         w.full(b, rn.s, rn.ph, diag, 0, ctid);
-        mrt_gemm_fp8_issue<TN, CH>(tile, chain, smem + rn.s * L::STAGE_BYTES, wg);
+        mrt_gemm_fp8_issue<TN, CH, RB>(tile, chain, smem + rn.s * L::STAGE_BYTES, wg);
         rn.next();
         for (int i = 0; i < nkb; i += 2) { /* on entry K block i's group (tile) is pending */
             step(tile, tb, i);
@@ -206,17 +226,18 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     } else {
         for (int i = 0; i < nkb; i++, r.next()) {
             w.full(b, r.s, r.ph, diag, i, ctid);
-            mrt_gemm_fp8_issue<TN, CH>(tile, chain, smem + r.s * L::STAGE_BYTES, wg);
+            mrt_gemm_fp8_issue<TN, CH, RB>(tile, chain, smem + r.s * L::STAGE_BYTES, wg);
             mrt_wgmma_wait<0>();
-            mrt_gemm_fp8_chains_sum<TN, CH>(tile, chain);
+            mrt_gemm_fp8_chains_sum<TN, CH, RB>(tile, chain);
             mrt_gemm_fp8_done(b, pr, w, r.s, i, nkb, ctid, lane, wg);
             /* scales late (MRT_GEMM_SCALES_LATE above): first read by K block 0's promotion */
             if (TN <= MRT_GEMM_SCALES_LATE && i == 0) mrt_mbar_wait_full(b.scales(), 0, diag);
-            mrt_gemm_fp8_promote<TN>(acc, tile, sws[i], sxq + i, P);
+            mrt_gemm_fp8_promote_rb<TN, RB>(acc, tile, sws + i, kbp, sxq + i, P);
         }
     }
     mrt_consumer_sync(); /* both warpgroups have read every stage: staging may overwrite them */
-    mrt_gemm_stage_acc<MRT_GEMM_FP8, TN>(stg, acc, wg * 64, ctid);
+#pragma unroll
+    for (int rb = 0; rb < RB; rb++) mrt_gemm_stage_acc<RB == 1 ? MRT_GEMM_FP8 : MRT_GEMM_FP8_TALL, TN>(stg, acc[rb], rb * 128 + wg * 64, ctid);
     mrt_consumer_sync();
 }
 

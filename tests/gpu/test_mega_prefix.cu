@@ -128,6 +128,10 @@ int main(int argc, char **argv) {
         /* critical-path's queues, named (auto's pick at these 4 tokens unless its estimate is
          * above roundrobin's: schedule.c, since session 31) */
         one_cfg(glm5_config_reduced(), (glm5_shape){4, 2, 300}, MRT_POLICY_CRITICAL_PATH, 0);
+#if MRT_MEGA_TALL
+        o.split = NULL, o.block_n = "D0=256"; /* tall tiles */
+        one_plan(glm5_config_reduced(), (glm5_shape){4, 2, 300}, o, "roundrobin --block-n D0=256", 0);
+#endif
         TEST_MAIN_END();
     }
     if (argc > 1 && !strcmp(argv[1], "--quick")) {
@@ -194,6 +198,37 @@ int main(int argc, char **argv) {
             const char *e = st ? mrt_last_error(ctx) : "";
             CHECK(st == MRT_ERR_UNSUPPORTED && strstr(e, "E1") && strstr(e, "block_tokens"),
                   "block_tokens 96: mega refuses (%d: %s)", (int)st, e);
+            glm5_fixture_free(&f);
+        }
+    }
+#if MRT_MEGA_TALL
+    { /* tall tiles (--block-n: 256 output columns a tile, two accumulators a warpgroup): D0
+       * (fused Q_B store) and B0 (3 K splits, its finalization; its last kv tile 64 rows, a
+       * 128-row tile) at 16 tokens, 32 (TN 32) and 1; the same bytes as serial's 128-row tiles */
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.block_n = "D0=256";
+        one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "--block-n D0=256", 100);
+        o.block_n = "D0=256,B0=256";
+        one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 8192}, o, "--block-n D0=256,B0=256", 100);
+        one_plan(glm5_config_glm5(), (glm5_shape){32, 2, 1024}, o, "--block-n D0=256,B0=256", 0);
+        one_plan(glm5_config_glm5(), (glm5_shape){1, 1, 1024}, o, "--block-n D0=256,B0=256", 0);
+        o.policy = MRT_POLICY_ROUNDROBIN;
+        one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 1024}, o, "roundrobin --block-n D0=256,B0=256", 0);
+    }
+#endif
+    { /* tall tiles the megakernel does not run: more than 32 tokens a tile, or any without
+       * -DMRT_MEGA_TALL=1; refused with the op named */
+        glm5_fixture f;
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.block_n = "D0=256";
+        const glm5_shape s = {MRT_MEGA_TALL ? 64 : 16, 2, 1024};
+        const char *says = MRT_MEGA_TALL ? "at most 32 tokens" : "-DMRT_MEGA_TALL=1";
+        mrt_status st = glm5_fixture_new_cfg(ctx, glm5_config_glm5(), s, &o, 5, &f);
+        if (CHECK(st == MRT_OK, "M %d --block-n D0=256: set-up: %s", s.m, st ? mrt_last_error(ctx) : "")) {
+            st = mrt_gpu_mega_step(f.x, 0, 0);
+            const char *e = st ? mrt_last_error(ctx) : "";
+            CHECK(st == MRT_ERR_UNSUPPORTED && strstr(e, "D0") && strstr(e, says),
+                  "M %d --block-n D0=256: mega refuses (%d: %s)", s.m, (int)st, e);
             glm5_fixture_free(&f);
         }
     }
