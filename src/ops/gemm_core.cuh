@@ -64,8 +64,10 @@ template <> struct mrt_gemm_kind<MRT_GEMM_FP8> {
 /* Tall: each consumer warpgroup runs two accumulator chains, rows 64 wg and 128 + 64 wg, so a
  * K block moves 32 KB of weights for ~1.5x a 16-KB K block's time (bench/micro/kblock.cu,
  * H200 session 44 run 2: 82-90 GB/s a CTA against 54-68 with its stages resident); a K block
- * is two 128-row boxes. Registers: two accumulators and two register tiles a chain, so only at
- * TN <= MRT_GEMM_TALL_TN. */
+ * is two 128-row boxes. In the megakernel's step a tile streams at the rate its ring's bytes
+ * in flight allow, so a tall D0 tile took 16.0 us with 2 stages, 13.4 with 4, against 8.5 for
+ * 128 rows (runs 3-4; off by default there: gpu.h MRT_MEGA_TALL). Registers: two accumulators
+ * and two register tiles a chain, so only at TN <= MRT_GEMM_TALL_TN. */
 template <> struct mrt_gemm_kind<MRT_GEMM_FP8_TALL> {
     enum { KB = 128, BLOCK_N = 256, NBLK = 2, W_BYTES = 32768, SCALED = 1, ELEM = 1 };
 };
@@ -681,7 +683,7 @@ static __device__ __forceinline__ void mrt_gemm_aload(const mrt_gemm_tile &t, co
 /* ---- role: wload (weights and weight scales; never waits on producers) -------------- */
 
 /* The weight boxes of the tile's K block i (K: the reduction length per batch): f(j, c0, c1)
- * for box j (MRT_GEMM_BOX_BYTES apart in shared memory) at TMA coordinates (c0, c1). */
+ * for box j (mrt_gemm_boxes<KIND>::BYTES apart in shared memory) at TMA coordinates (c0, c1). */
 template <int KIND> struct mrt_gemm_boxes {
     enum { N = KIND == MRT_GEMM_BF16_MN ? 2 * mrt_gemm_kind<KIND>::NBLK : mrt_gemm_kind<KIND>::NBLK,
            BYTES = mrt_gemm_kind<KIND>::W_BYTES / N };
