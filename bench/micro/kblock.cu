@@ -29,17 +29,13 @@
 
 #define MRT_SPIN_LIMIT_CYCLES 400000000LL /* 0.2 s: a hang here traps at once */
 #include "gemm_host.h" /* gemm_core.cuh, mrt_tmap_2d */
+#include "stamp.cuh"     /* mrt_globaltimer */
 
 #define NKB 512 /* K blocks a CTA runs in the resident part, timed */
 #define D0_ROWS 16384
 #define D0_K 2048
 #define COPIES 6
 
-static __device__ __forceinline__ unsigned long long kb_now() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
-    return t;
-}
 
 /* a K block's stage (weights, then activations; 1024-aligned) and how many fit in 200 KB */
 template <int TN, int ROWS> struct kb_stage {
@@ -166,7 +162,7 @@ __global__ void __launch_bounds__(128 * NWG, 1) kblock_resident(float *out, unsi
     __syncthreads();
     kb_consumer<TN, NWG, CH, WG, SER> k(sx, sw, tid);
     const int wg = tid >> 7, lane = tid & 31;
-    const unsigned long long start = kb_now();
+    const unsigned long long start = mrt_globaltimer();
     k.template loop<PIPE>(
         NKB,
         [&](int kb) {
@@ -179,7 +175,7 @@ __global__ void __launch_bounds__(128 * NWG, 1) kblock_resident(float *out, unsi
             if ((tid & 127) == 0) ((volatile int *)progress)[blockIdx.x * 4 + wg] = kb + 1;
         });
     asm volatile("bar.sync 1, %0;" ::"n"(128 * NWG) : "memory");
-    const unsigned long long end = kb_now();
+    const unsigned long long end = mrt_globaltimer();
     out[blockIdx.x * blockDim.x + tid] = k.sum();
     if (tid == 0) ns[blockIdx.x] = end - start;
 }
@@ -206,7 +202,7 @@ __global__ void __launch_bounds__(128 * NWG + 32, 1)
     const int ntiles = (TILES - (int)blockIdx.x + (int)gridDim.x - 1) / (int)gridDim.x; /* this CTA's */
     const int nkb = ntiles * NKBT;
     __syncthreads();
-    const unsigned long long start = kb_now();
+    const unsigned long long start = mrt_globaltimer();
     if (tid >= 128 * NWG) {
         if (tid == 128 * NWG) {
             uint64_t pol;
@@ -238,7 +234,7 @@ __global__ void __launch_bounds__(128 * NWG + 32, 1)
         out[blockIdx.x * blockDim.x + tid] = k.sum();
     }
     __syncthreads();
-    const unsigned long long end = kb_now();
+    const unsigned long long end = mrt_globaltimer();
     if (tid == 0) ns[2 * blockIdx.x] = start, ns[2 * blockIdx.x + 1] = end;
 }
 

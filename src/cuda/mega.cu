@@ -416,7 +416,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         case MRT_OPC_ADD_RMSNORM_QUANT: /* H / 128 <= 48 doubles (hidden <= 6144: mega_table.cu) of the 96 */
             mrt_mega_a0(o, pl, fin.ds, ph);
             break;
-        case MRT_OPC_GEMM_FP8: mrt_mega_gemm<MRT_GEMM_FP8, TN>(o, og, pl, smem, wait, ph); break; /* tall ones too: mega_gemm.cuh */
+        case MRT_OPC_GEMM_FP8: mrt_mega_gemm<MRT_GEMM_FP8, TN>(o, og, pl, smem, wait, ph); break; /* tall too (-DMRT_MEGA_TALL=1): mega_gemm.cuh */
         case MRT_OPC_GEMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16, TN>(o, og, pl, smem, wait, ph); break;
         case MRT_OPC_BMM_BF16: mrt_mega_gemm<MRT_GEMM_BF16_MN, TN>(o, og, pl, smem, wait, ph); break;
         case MRT_OPC_INDEX_LOGITS:

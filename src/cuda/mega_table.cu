@@ -102,8 +102,9 @@ static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
     if (st) return st;
     if (bn % 64 || (epi == MRT_EPI_QKV_A && bn % 128))
         return refuse(x, op, "N tiles must be multiples of 64 (QKV_A: 128, its q scale blocks)");
-    /* a tile of up to 128 rows, or up to 256 as a tall tile (mega.cu picks the kind by the
-     * tile's rows) where its registers allow: two accumulators a warpgroup */
+    /* a tile of up to 128 rows, or up to 256 as a tall tile (mega_gemm.cuh picks the kind by
+     * the tile's rows) where the build has them and their registers allow: two accumulators a
+     * warpgroup */
     const bool tall = bn > 128;
     if (tall && !MRT_MEGA_TALL)
         return refuse(x, op, "N tiles of more than 128 rows (--block-n) need a build with -DMRT_MEGA_TALL=1 (gpu.h)");

@@ -169,7 +169,8 @@ template <int TN, int RB = 1>
 static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile &t, const mrt_gemm_args &a,
                                                             uint32_t smem, const float *sxs, const float *sws,
                                                             const mrt_gemm_bars &b, const mrt_gemm_progress &pr, float *stg, int ctid) {
-    typedef mrt_gemm_layout<RB == 1 ? MRT_GEMM_FP8 : MRT_GEMM_FP8_TALL, TN> L;
+    constexpr int KIND = RB == 1 ? MRT_GEMM_FP8 : MRT_GEMM_FP8_TALL;
+    typedef mrt_gemm_layout<KIND, TN> L;
     const int wg = ctid >> 7, lane = ctid & 31, q = lane & 3;
     float acc[RB][TN / 2], tile[RB][TN / 2];
 #pragma unroll
@@ -237,7 +238,7 @@ static __device__ __forceinline__ void mrt_gemm_fp8_compute(const mrt_gemm_tile 
     }
     mrt_consumer_sync(); /* both warpgroups have read every stage: staging may overwrite them */
 #pragma unroll
-    for (int rb = 0; rb < RB; rb++) mrt_gemm_stage_acc<RB == 1 ? MRT_GEMM_FP8 : MRT_GEMM_FP8_TALL, TN>(stg, acc[rb], rb * 128 + wg * 64, ctid);
+    for (int rb = 0; rb < RB; rb++) mrt_gemm_stage_acc<KIND, TN>(stg, acc[rb], rb * 128 + wg * 64, ctid);
     mrt_consumer_sync();
 }
 
