@@ -141,6 +141,13 @@ gpu_tests() {
     done
 }
 
+# mega_tests LIMIT: the megakernel's two GPU tests (mega = serial bytes; NoOp cost, watchdog)
+# of carried binaries, each bounded by LIMIT seconds, and the NoOp line.
+mega_tests() {
+    gpu_tests "$1" "test_mega_prefix" "test_mega"
+    grep -h "NoOp" "$O/test_mega.log" | tail -1
+}
+
 # run_backends BACKEND...: `build/megartp run glm5-prefix --backend B` (one step, every output
 # against the naive reference; log $O/run-B.txt); prints its pass count and verdict line.
 run_backends() {
