@@ -27,26 +27,33 @@
 
 
 /* Reads `bytes` (a multiple of 16) with 1D bulk copies (cp.async.bulk) into 4 x 32 KiB
- * shared-memory stages, one issuing thread per CTA, one CTA per SM: the streaming rate a
- * GEMM of the same bytes could at best reach. */
+ * shared-memory stages, one issuing lane per CTA, one CTA (one warp) per SM: the streaming
+ * rate a GEMM of the same bytes could at best reach. The whole warp waits on the stages:
+ * mrt_mbar_wait_full ends in __syncwarp, which lane 0 alone must not reach (a lone lane there
+ * hung session 43's GEMM probe; here the other lanes used to return at once). */
 #define READ_STAGE 32768
 #define READ_STAGES 4
 __global__ void __launch_bounds__(32, 1) bench_read(const uint8_t *src, size_t bytes) {
     extern __shared__ __align__(128) uint8_t rsmem[];
     __shared__ __align__(8) uint64_t bars[READ_STAGES];
-    if (threadIdx.x != 0) return;
+    const bool issuer = threadIdx.x == 0;
     size_t per = ((bytes + gridDim.x - 1) / gridDim.x + 15) & ~(size_t)15;
     size_t lo = (size_t)blockIdx.x * per, hi = lo + per < bytes ? lo + per : bytes;
-    for (int s = 0; s < READ_STAGES; s++) mrt_mbar_init(mrt_smem_u32(&bars[s]), 1);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    if (issuer) {
+        for (int s = 0; s < READ_STAGES; s++) mrt_mbar_init(mrt_smem_u32(&bars[s]), 1);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncwarp();
     int i = 0;
     for (size_t off = lo; off < hi; off += READ_STAGE, i++) {
         int s = i % READ_STAGES;
         uint32_t bar = mrt_smem_u32(&bars[s]);
         if (i >= READ_STAGES) mrt_mbar_wait_full(bar, ((i / READ_STAGES) - 1) & 1, NULL);
         uint32_t len = (uint32_t)(hi - off < READ_STAGE ? hi - off : READ_STAGE);
-        mrt_mbar_arrive_tx(bar, len);
-        mrt_bulk_load(mrt_smem_u32(rsmem + s * READ_STAGE), src + off, len, bar);
+        if (issuer) {
+            mrt_mbar_arrive_tx(bar, len);
+            mrt_bulk_load(mrt_smem_u32(rsmem + s * READ_STAGE), src + off, len, bar);
+        }
     }
     for (int j = i - READ_STAGES < 0 ? 0 : i - READ_STAGES; j < i; j++)
         mrt_mbar_wait_full(mrt_smem_u32(&bars[j % READ_STAGES]), (j / READ_STAGES) & 1, NULL);

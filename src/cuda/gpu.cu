@@ -297,25 +297,17 @@ template <int KIND, int TN> static int mrt_stages_for(int kb_per_split, int cap,
 }
 
 int mrt_gemm_pick_stages_in(int kind, int tn, int kb_per_split, int cap, int *smem_bytes) {
-#define MRT_STAGES_CASE(K)                                                 \
-    switch (tn) {                                                          \
-    case 8: return mrt_stages_for<K, 8>(kb_per_split, cap, smem_bytes);     \
-    case 16: return mrt_stages_for<K, 16>(kb_per_split, cap, smem_bytes);   \
-    case 32: return mrt_stages_for<K, 32>(kb_per_split, cap, smem_bytes);   \
-    case 64: return mrt_stages_for<K, 64>(kb_per_split, cap, smem_bytes);   \
-    case 128: return mrt_stages_for<K, 128>(kb_per_split, cap, smem_bytes); \
-    }                                                                      \
-    return 0;
-    if (kind == MRT_GEMM_FP8) {
-        MRT_STAGES_CASE(MRT_GEMM_FP8)
-    } else if (kind == MRT_GEMM_FP8_TALL) {
-        MRT_STAGES_CASE(MRT_GEMM_FP8_TALL)
-    } else if (kind == MRT_GEMM_BF16) {
-        MRT_STAGES_CASE(MRT_GEMM_BF16)
-    } else {
-        MRT_STAGES_CASE(MRT_GEMM_BF16_MN)
-    }
-#undef MRT_STAGES_CASE
+    return mrt_gemm_kind_visit(kind, [&](auto k) {
+        constexpr int K = decltype(k)::value;
+        switch (tn) {
+        case 8: return mrt_stages_for<K, 8>(kb_per_split, cap, smem_bytes);
+        case 16: return mrt_stages_for<K, 16>(kb_per_split, cap, smem_bytes);
+        case 32: return mrt_stages_for<K, 32>(kb_per_split, cap, smem_bytes);
+        case 64: return mrt_stages_for<K, 64>(kb_per_split, cap, smem_bytes);
+        case 128: return mrt_stages_for<K, 128>(kb_per_split, cap, smem_bytes);
+        }
+        return 0;
+    });
 }
 
 int mrt_gemm_pick_stages(int kind, int tn, int kb_per_split, int *smem_bytes) {

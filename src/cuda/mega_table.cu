@@ -76,10 +76,7 @@ static int op_env_stages(const char *var, const char *name, int dflt, int *v) {
 static mrt_status adopt(mrt_gpu_exec *x, const mrt_op *op, const mrt_gpu_gemm *plan, int kind, int kbs, int smem,
                         mrt_mega_op *o) {
     int bytes, cap;
-    const int wbytes = kind == MRT_GEMM_BF16_MN  ? (int)mrt_gemm_kind<MRT_GEMM_BF16_MN>::W_BYTES
-                       : kind == MRT_GEMM_BF16   ? (int)mrt_gemm_kind<MRT_GEMM_BF16>::W_BYTES
-                       : kind == MRT_GEMM_FP8_TALL ? (int)mrt_gemm_kind<MRT_GEMM_FP8_TALL>::W_BYTES
-                                                 : (int)mrt_gemm_kind<MRT_GEMM_FP8>::W_BYTES;
+    const int wbytes = mrt_gemm_kind_visit(kind, [](auto k) { return (int)mrt_gemm_kind<decltype(k)::value>::W_BYTES; });
     if (op_env_stages("MRT_MEGA_STAGES", op->name, MRT_MEGA_RING_BYTES / wbytes > 1 ? MRT_MEGA_RING_BYTES / wbytes : 1,
                       &cap))
         return refuse(x, op, "MRT_MEGA_STAGES is not N or OP=N,OP=N,... (N: 1..8 ring stages)");

@@ -24,6 +24,7 @@
 
 #include <cuda.h> /* CUtensorMap */
 #include <stdint.h>
+#include <type_traits> /* std::integral_constant: mrt_gemm_kind_visit */
 
 #include "cp_async.cuh"   /* mrt_cp_async4: the activation scales */
 #include "split_sum.cuh" /* mrt_sum_splits */
@@ -80,6 +81,17 @@ template <> struct mrt_gemm_kind<MRT_GEMM_BF16> {
 template <> struct mrt_gemm_kind<MRT_GEMM_BF16_MN> {
     enum { KB = 64, BLOCK_N = 256, NBLK = 2, W_BYTES = 32768, SCALED = 0, ELEM = 2 };
 };
+/* Host: f(std::integral_constant<int, KIND>) for a kind named at run time, the one list of
+ * the kinds for the host's per-kind choices (gpu.cu's pipeline depths, mega_table.cu's ring
+ * of weight bytes). */
+template <class F> static inline auto mrt_gemm_kind_visit(int kind, F f) {
+    switch (kind) {
+    case MRT_GEMM_FP8: return f(std::integral_constant<int, MRT_GEMM_FP8>());
+    case MRT_GEMM_FP8_TALL: return f(std::integral_constant<int, MRT_GEMM_FP8_TALL>());
+    case MRT_GEMM_BF16: return f(std::integral_constant<int, MRT_GEMM_BF16>());
+    default: return f(std::integral_constant<int, MRT_GEMM_BF16_MN>());
+    }
+}
 
 /* Kernel parameters of one GEMM launch (by value). All pointers are device pointers. */
 typedef struct mrt_gemm_args {
