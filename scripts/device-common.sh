@@ -172,7 +172,7 @@ run_digests() {
             b=${r%%:*} be=${r#*:}
             f="$O/run-$be-$1-$3.txt"
             [ "$b" = build ] || f="$O/run-$b-$be-$1-$3.txt"
-            timeout 60 $b/megartp run glm5-prefix --m $1 --batch $2 --kv $3 --backend $be $DIGEST_ARGS > "$f" 2>&1
+            timeout 60 $b/megartp run glm5-prefix --m $1 --batch $2 --kv $3 --backend $be ${DIGEST_ARGS:-} > "$f" 2>&1
             rc=$?
             echo "run $([ "$b" = build ] || echo "$b ")$be M=$1 KV=$3 rc=$rc $(grep -c ' pass$' "$f") pass; $(grep 'output digest' "$f")"
             grep -E 'FAIL' "$f" | head -3
@@ -448,6 +448,15 @@ mega_at() {
     rc=$?
     echo "M=${s[0]} KV=${s[2]} $l rc=$rc $(grep -E 'step, mega' "$f" | tr -s ' ' | cut -c1-150)"
     [ $rc != 0 ] && grep -v "GEMM tile" "$f" | head -12 | cut -c1-400
+}
+
+# mega_ab SHAPE...: old (build-old/) / new (build/) mega_at, alternated, at each shape.
+mega_ab() {
+    local s
+    for s in "$@"; do
+        mega_at build-old old "$s"
+        mega_at build new "$s"
+    done
 }
 
 # mega_sweep BUILD_DIR LABEL [ARGS...]: mega_at each of [E]'s 12 shapes, the target shape

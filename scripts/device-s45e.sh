@@ -19,9 +19,6 @@ for b in build-old build; do
     mega_trace $b tr-$b | grep -E "^  (A0|B0|B1|C0|D1|D0|D2|E1|F1) |critical|span"
 done
 echo "t=$((SECONDS - t0)) s"
-for s in "16 2 8192" "16 2 1024" "1 1 8192" "64 2 8192" "128 2 1024" "16 2 65536" "16 2 8192"; do
-    mega_at build-old old "$s"
-    mega_at build new "$s"
-done
+mega_ab "16 2 8192" "16 2 1024" "1 1 8192" "64 2 8192" "128 2 1024" "16 2 65536" "16 2 8192"
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

@@ -78,6 +78,10 @@ enum { MRT_LAUNCH_FIRST = 1, MRT_LAUNCH_REST = 2, MRT_LAUNCH_ALL = 3,
 int mrt_gpu_op_first_inputs(const mrt_op *op);
 mrt_status mrt_gpu_launch_op_part(mrt_gpu_exec *x, const mrt_op *op, int copy, void *stream, int pdl, int part);
 mrt_status mrt_gpu_cuda_fail(mrt_gpu_exec *x, int e, const char *what);
+/* Where Q_B's finalization (D0) writes its roped q_pe in every GPU executor: straight into the
+ * FlashMLA query (qmla's last rope columns, beside the absorbed part D2 writes), not into the
+ * graph's q_pe workspace, which D2 would otherwise copy (serial.cu). Sets e's qmla fields. */
+mrt_status mrt_gpu_q_b_query(mrt_gpu_exec *x, const mrt_op *op, int copy, struct mrt_gpu_epi *e);
 /* Issues one serial step (every op in plan order on x->stream): what its graph captures.
  * (The cmp executor's counterpart, mrt_gpu_cmp_launch, is declared in bench.h.) */
 mrt_status mrt_gpu_serial_launch(mrt_gpu_exec *x, int copy);

@@ -306,13 +306,6 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
         }
         mrt_mbar_inval(bars.scales()), mrt_mbar_inval(bars.done());
     }
-    /* D2: the head's last column tile also carries its roped q_pe into the query */
-    if (KIND == MRT_GEMM_BF16_MN && n1 == o.cols)
-        for (int i = (int)threadIdx.x; i < (m1 - t.m0) * o.rope; i += MRT_MEGA_THREADS) {
-            int m = t.m0 + i / o.rope, r = i % o.rope;
-            o.qmla[((size_t)m * o.heads + t.batch) * (o.cols + o.rope) + o.cols + r] =
-                o.q_pe[((size_t)m * o.heads + t.batch) * o.rope + r];
-        }
 }
 /* With -DMRT_MEGA_TALL=1 an fp8 tile of more than 128 rows is tall (mega_table.cu allows it
  * at TN <= 32; gpu.h says why it is off by default). */

@@ -88,10 +88,6 @@ struct mrt_mega_op { /* CUtensorMap members keep it 64-byte aligned (TMA needs t
     int tn, nsplit, epi_kind; /* GEMMs: tokens per tile (0: no GEMM), split planes, MRT_EPI_* */
     int fused_q_b;            /* gemm_fp8 Q_B unsplit: its finalization runs in the tile's store (qbf) */
     mrt_epi_q_b_fused qbf;
-    /* bmm_bf16 (D2): the head's last tile copies q_pe [M, H, rope] into qmla [M, H, cols+rope] */
-    const uint16_t *q_pe;
-    uint16_t *qmla;
-    int heads, cols, rope;
     mrt_a0_args a0;
     mrt_index_logits_args il;
     mrt_topk_args tk;

@@ -128,14 +128,14 @@ static mrt_status row_gemm_fp8(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
     if ((st = adopt(x, op, &plan, tall ? MRT_GEMM_FP8_TALL : MRT_GEMM_FP8, (int)kbs, smem, o))) return st;
     o->ga.sx_tma = mrt_gemm_sx_map(&o->tsx, ga.sx, M, K / 128, o->tn, (int)kbs);
     o->plane = (long long)M * N, o->part = part, o->nsplit = (int)nsplit, o->epi_kind = epi;
-    /* the finalization: the serial executor's arguments, but Q_B's roped q_pe goes to its own
-     * output (D2's tiles copy it into the query) and INDEX_Q sums the gate's split partials */
+    /* the finalization: the serial executor's arguments (Q_B's roped q_pe straight into the
+     * query, mrt_gpu_q_b_query), but INDEX_Q sums the gate's split partials */
     mrt_gpu_epi e;
     memset(&e, 0, sizeof e);
     e.epi = epi, e.c = s->c, e.ip = op->p.i, e.eps = op->p.f[0], e.M = M, e.K = K, e.N = N;
     for (int j = 0; j < op->n_in; j++) e.in[j] = D(op->in[j]);
     for (int j = 0; j < op->n_out; j++) e.out[j] = D(op->out[j]);
-    if (epi == MRT_EPI_Q_B) e.qmla = (uint16_t *)D(op->out[1]), e.qmla_width = op->p.i[3], e.qmla_rope_at = 0;
+    if (epi == MRT_EPI_Q_B && (st = mrt_gpu_q_b_query(x, op, copy, &e))) return st;
     if (epi == MRT_EPI_INDEX_Q) e.gate_partials = x->p->tensors[op->in[5]].partials;
     int units, threads;
     if (mrt_epi_fill(&e, &o->epi, &units, &threads, x->why, sizeof x->why)) return refuse(x, op, x->why);
@@ -178,7 +178,8 @@ static mrt_status row_gemm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int
     return MRT_OK;
 }
 
-/* bmm_bf16 (D2): per head, MN-major weights; the head's last tile copies q_pe. */
+/* bmm_bf16 (D2): per head, MN-major weights, into the query's first C columns (D0 wrote its
+ * last R, the roped q_pe: mrt_gpu_q_b_query). */
 static mrt_status row_bmm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, mrt_mega_op *o) {
     const mrt_graph *g = x->g;
     const mrt_tensor *q = op_in(g, op, 0), *pe = op_in(g, op, 1), *w = op_in(g, op, 2);
@@ -198,7 +199,6 @@ static mrt_status row_bmm_bf16(mrt_gpu_exec *x, const mrt_op *op, int copy, int 
         return refuse(x, op, x->why);
     if ((st = adopt(x, op, &plan, plan.kind, Dn / 64, smem, o))) return st;
     o->plane = 0, o->nsplit = 1;
-    o->q_pe = (const uint16_t *)D(op->in[1]), o->qmla = (uint16_t *)D(op->out[0]), o->heads = H, o->cols = C, o->rope = R;
     return MRT_OK;
 }
 

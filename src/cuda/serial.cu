@@ -4,9 +4,9 @@
  * The serial executor runs whole ops: it takes the plan's op selection and order, and each
  * GEMM takes the plan's split-K (when it divides the K blocks evenly) but reduces it
  * in-kernel, in split order: the sums the megakernel's reduce groups make, so the executors
- * agree byte for byte. So here the head gate is produced reduced (one partial) and D0's
+ * agree byte for byte. So here the head gate is produced reduced (one partial); D0's
  * finalization writes the roped q_pe straight into the FlashMLA query, where D2 writes the
- * absorbed part. */
+ * absorbed part, as in every GPU executor (mrt_gpu_q_b_query). */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,12 +64,14 @@ static mrt_status op_epi(mrt_gpu_exec *x, const mrt_op *op, int copy, mrt_gpu_ep
     for (int j = 0; j < op->n_out; j++) e->out[j] = D(x, op->out[j], copy);
     e->gate_partials = 1; /* the serial head gate is reduced in its GEMM */
     e->part = s->gemm[copy].partials, e->nsplit = s->gemm[copy].split;
-    if (e->epi == MRT_EPI_Q_B) { /* roped q_pe lands in the FlashMLA query D2 writes */
-        const mrt_tensor *q = mrt_graph_find_tensor(g, "qmla");
-        if (!q) return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: no qmla tensor for q_pe", op->name);
-        e->qmla = (uint16_t *)D(x, q->id, copy);
-        e->qmla_width = (int)q->dims[2], e->qmla_rope_at = (int)q->dims[2] - op->p.i[3];
-    }
+    return e->epi == MRT_EPI_Q_B ? mrt_gpu_q_b_query(x, op, copy, e) : MRT_OK;
+}
+
+mrt_status mrt_gpu_q_b_query(mrt_gpu_exec *x, const mrt_op *op, int copy, mrt_gpu_epi *e) {
+    const mrt_tensor *q = mrt_graph_find_tensor(x->g, "qmla");
+    if (!q) return mrt_fail(x->ctx, MRT_ERR_INVALID, "op %s: no qmla tensor for q_pe", op->name);
+    e->qmla = (uint16_t *)D(x, q->id, copy);
+    e->qmla_width = (int)q->dims[2], e->qmla_rope_at = (int)q->dims[2] - op->p.i[3];
     return MRT_OK;
 }
 

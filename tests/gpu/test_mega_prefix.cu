@@ -17,9 +17,9 @@
 #include "testing.h"
 
 static mrt_context *ctx;
-/* everything both executors write, except q_pe and gate: the serial executor ropes q_pe
- * straight into qmla and reduces the gate in its GEMM, where the plan (mega) keeps q_pe
- * and the gate's split partials as workspaces */
+/* everything both executors write, except q_pe and gate: both rope q_pe straight into qmla
+ * (mrt_gpu_q_b_query), leaving the q_pe workspace unwritten, and the serial executor reduces
+ * the gate in its GEMM, where the plan (mega) keeps its split partials as a workspace */
 static const char *names[] = {"r_new", "x", "x8", "sx", "qr8", "sqr", "ssq", "mla_cache", "idx_cache",
                               "q_nope", "q8i", "wI", "qmla", "logits", "topk"};
 enum { NT = sizeof names / sizeof names[0] };
