@@ -95,12 +95,15 @@ __global__ void __launch_bounds__(T) mrt_topk_reg_kernel(mrt_topk_args a, mrt_ct
     mrt_stamp_end_if<TRACE>(ts);
 }
 
-/* ---- F1, a thread's run of keys in shared memory: one CTA (T threads) per row --------------- */
-template <int T, bool TRACE> __global__ void __launch_bounds__(T) mrt_topk_runs_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
+/* ---- F1, the row's keys in shared memory: one CTA (T threads) per row, each thread a run of
+ * 32-bit keys (mrt_topk_row_runs) or, with P24, the keys' 24-bit prefixes (mrt_topk_row_runs24) */
+template <int T, bool TRACE, bool P24 = false>
+__global__ void __launch_bounds__(T) mrt_topk_runs_kernel(mrt_topk_args a, mrt_cta_stamp *ts) {
     extern __shared__ __align__(16) uint8_t mrt_topkn_smem[];
     mrt_stamp_start_if<TRACE>(ts);
     mrt_pdl_entry<TRACE>(ts); /* the logits are E1's */
-    mrt_topk_tile_runs<T>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topkn_smem, (int)threadIdx.x);
+    if (P24) mrt_topk_tile_runs24<T>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topkn_smem, (int)threadIdx.x);
+    else mrt_topk_tile_runs<T>(a, (int)blockIdx.x, (int)blockIdx.x + 1, mrt_topkn_smem, (int)threadIdx.x);
     mrt_stamp_end_if<TRACE>(ts);
 }
 
@@ -274,10 +277,11 @@ template <bool STAGE> static cudaError_t mrt_topkr_launch_kv(mrt_topk_args a, cu
     return a.kv <= 8192 ? mrt_topkr_launch<1024, 8, STAGE>(a, s, pdl) : mrt_topkr_launch<1024, 16, STAGE>(a, s, pdl);
 }
 
-template <int T> static cudaError_t mrt_topkn_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
+template <int T, bool P24 = false> static cudaError_t mrt_topkn_launch(mrt_topk_args a, cudaStream_t s, int pdl) {
     mrt_cta_stamp *ts = mrt_gpu_stamps_take(a.M, "topk");
-    auto k = ts ? mrt_topk_runs_kernel<T, true> : mrt_topk_runs_kernel<T, false>;
-    return mrt_topk_rows_launch((const void *)k, T, mrt_topk_runs_smem_bytes(a.kv), a, ts, s, pdl);
+    auto k = ts ? mrt_topk_runs_kernel<T, true, P24> : mrt_topk_runs_kernel<T, false, P24>;
+    const long long bytes = P24 ? mrt_topk_runs24_smem_bytes(a.kv) : mrt_topk_runs_smem_bytes(a.kv);
+    return mrt_topk_rows_launch((const void *)k, T, bytes, a, ts, s, pdl);
 }
 
 template <int T, int C> static cudaError_t mrt_topkc_launch(mrt_topk_args a, cudaStream_t s) {
@@ -315,11 +319,12 @@ static cudaError_t mrt_topks_launch(mrt_topk_args a, int split, cudaStream_t s) 
 static int topk_run(int variant, const float *logits, int *out, int M, int kv, int k, void *stream, int pdl, char *why,
                     size_t n) {
     const char *F = "mrt_gpu_topk";
-    if (variant < 0 || variant > 13)
+    if (variant < 0 || variant > 14)
         return mrt_gpu_fail(why, n, "%s: variant %d (0: 1 CTA of 1024 threads a row, 1: of 512, 2: cluster of 8 x 256, "
                             "3: cluster of 4 x 256, 4-7: variant 0 stopped after a phase, 8: keys in registers, 9: "
                             "8 with its output staged in shared memory, 10: 1 CTA of 384 threads, 11 / 12: the "
-                            "megakernel's row in 3 / 16 slices, 13: runs of keys in shared memory, 384 threads)", F,
+                            "megakernel's row in 3 / 16 slices, 13: runs of keys in shared memory, 384 threads, 14: "
+                            "runs of 24-bit key prefixes in shared memory, 384 threads)", F,
                             variant);
     if (!logits) return mrt_gpu_fail(why, n, "%s: logits is NULL", F);
     if (!out) return mrt_gpu_fail(why, n, "%s: out is NULL", F);
@@ -336,6 +341,10 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
     if (variant == 13 && kv > MRT_TOPK_CACHE_MAX)
         return mrt_gpu_fail(why, n, "%s: variant 13 holds at most %d keys a row in shared memory, kv = %d", F,
                             MRT_TOPK_CACHE_MAX, kv);
+    if (variant == 14 && (kv % 4 || kv > MRT_TOPK_R24_MAX || ((uintptr_t)logits & 15) ||
+                          mrt_topk_runs24_smem_bytes(kv) > mrt_gpu_smem_optin()))
+        return mrt_gpu_fail(why, n, "%s: variant 14 needs 16-byte aligned logits and kv a multiple of 4 up to %d, "
+                            "kv = %d", F, MRT_TOPK_R24_MAX, kv);
     if ((variant < 2 || (variant > 3 && variant < 8) || variant == 10) && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())
         return mrt_gpu_fail(why, n, "%s: kv = %d: the row's bitmaps do not fit shared memory", F, kv);
     if (variant >= 11 && mrt_topk_merge_smem_bytes(kv) > mrt_gpu_smem_optin())
@@ -353,6 +362,7 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
                     : variant == 9  ? mrt_topkr_launch_kv<true>(a, s, pdl)
                     : variant == 10 ? mrt_topk_launch<384>(a, s, pdl)
                     : variant == 13 ? mrt_topkn_launch<384>(a, s, pdl)
+                    : variant == 14 ? mrt_topkn_launch<384, true>(a, s, pdl)
                                     : mrt_topks_launch(a, variant == 11 ? 3 : 16, s);
     if (e != cudaSuccess) return mrt_gpu_fail(why, n, "%s: %s", F, cudaGetErrorString(e));
     return launched(F, why, n);

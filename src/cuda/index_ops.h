@@ -89,7 +89,10 @@ int mrt_gpu_topk(const float *logits, int *out, int M, int kv, int k, void *stre
  * slices (topk.cuh mrt_topk_slice / mrt_topk_merge, a CTA a slice, the row's last merges;
  * scratch allocated around each launch: not for timing). Variant 13: one CTA of 384 threads
  * a row, each thread a run of the row's keys in shared memory (topk.cuh mrt_topk_row_runs;
- * kv <= MRT_TOPK_CACHE_MAX, refused above): the megakernel's F1 row (mega_op.h). */
+ * kv <= MRT_TOPK_CACHE_MAX, refused above): the megakernel's F1 row (mega_op.h). Variant 14:
+ * variant 13 with each key's top 24 bits in shared memory (mrt_topk_row_runs24; kv a multiple of
+ * 4 up to MRT_TOPK_R24_MAX, 65536, refused otherwise): the megakernel's unsliced row past the
+ * runs' cache. */
 int mrt_gpu_topk_variant(int variant, const float *logits, int *out, int M, int kv, int k, void *stream,
                          char *why, size_t n);
 

@@ -268,6 +268,12 @@ static __device__ __noinline__ void mrt_mega_topk(const mrt_mega_op &o, const ui
 #else
                 mrt_topk_tile_runs<T>(o.tk, (int)pl[0], (int)pl[1], smem, tid);
 #endif
+            else if (MRT_MEGA_TOPK_RUNS && !MRT_MEGA_TOPK_STOP && o.tk.cache24)
+#if defined(MRT_MEGA_TOPK_PROBE) && MRT_MEGA_TOPK_PROBE >= 2
+                mrt_topk_tile_runs24<T>(o.tk, (int)pl[0], (int)pl[1], smem, tid, mrt_mega_topk_hook{ph});
+#else
+                mrt_topk_tile_runs24<T>(o.tk, (int)pl[0], (int)pl[1], smem, tid);
+#endif
             else
                 mrt_topk_tile<T, MRT_MEGA_TOPK_STOP>(o.tk, (int)pl[0], (int)pl[1], smem, tid);
 #ifdef MRT_MEGA_TOPK_PROBE

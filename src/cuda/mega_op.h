@@ -25,7 +25,9 @@ static_assert(MRT_MEGA_TOPK_THREADS % 32 == 0 && MRT_MEGA_TOPK_THREADS <= 384, "
 /* An unsliced F1 row whose keys fit shared memory (mrt_topk_args.cache_keys) is a thread's
  * run of keys in shared memory (topk.cuh mrt_topk_row_runs); -DMRT_MEGA_TOPK_RUNS=0 makes it
  * the shared-memory row with bitmaps and a list (mrt_topk_row), as every row was before
- * session 34 and as a longer unsliced row still is (from global memory). */
+ * session 34. A longer unsliced row keeps its keys' 24-bit prefixes in shared memory
+ * (mrt_topk_row_runs24, mrt_topk_args.cache24; since session 46) where they fit, else it is
+ * mrt_topk_row from global memory. */
 #ifndef MRT_MEGA_TOPK_RUNS
 #define MRT_MEGA_TOPK_RUNS 1
 #endif

@@ -262,7 +262,14 @@ static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, 
         a.M = (int)l->dims[0], a.kv = (int)l->dims[1], a.k = op->p.i[0];
         if (a.k < 1) return refuse(x, op, "k must be >= 1");
         a.cache_keys = a.kv <= MRT_TOPK_CACHE_MAX && mrt_topk_smem_bytes(a.kv, a.kv) <= smem ? a.kv : 0;
-        if (mrt_topk_smem_bytes(a.kv, a.cache_keys) > smem) return refuse(x, op, "its row state does not fit shared memory");
+        /* longer rows: 24-bit key prefixes in shared memory when they fit (rows 16-byte aligned:
+         * logits from cudaMalloc, kv a multiple of 4), else the row read twice */
+        a.cache24 = !a.cache_keys && a.kv % 4 == 0 && a.kv <= MRT_TOPK_R24_MAX && ((uintptr_t)a.logits & 15) == 0 &&
+                            mrt_topk_runs24_smem_bytes(a.kv) <= smem
+                        ? a.kv
+                        : 0;
+        if (!a.cache24 && mrt_topk_smem_bytes(a.kv, a.cache_keys) > smem)
+            return refuse(x, op, "its row state does not fit shared memory");
         int64_t slice;
         const int64_t slices = mrt_topk_slices(a.kv, x->p->cfg[op->id].split, &slice);
         if (slices <= 1) return MRT_OK;

@@ -57,6 +57,8 @@ struct mrt_topk_args {
     uint32_t *ent;       /* [M, 2 kv]: (key, index) pairs of each slice, by digit */
     uint32_t *cnt;       /* [M * slices, MRT_TOPK_GW]: each slice's G array */
     int slice_cache;     /* keys of a slice kept in shared memory (a longer slice is read twice) */
+    int cache24;         /* kv if an unsliced row longer than cache_keys keeps 24-bit key prefixes in
+                          * shared memory (mrt_topk_row_runs24), else 0 */
 };
 
 /* Scalars shared by the row's threads (16-byte aligned size: the cache after it takes uint4). */
@@ -678,6 +680,183 @@ static __device__ void mrt_topk_tile_runs(const mrt_topk_args &a, int r0, int r1
                                           const Hook &hook = Hook()) {
     for (int r = r0; r < r1; r++)
         mrt_topk_row_runs<T>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k, smem, tid, hook);
+}
+
+/* ---- One row, keys as 24-bit prefixes in shared memory (rows past the 32-bit runs' cache) ----
+ * A row of 65536 keys does not fit shared memory as 32-bit keys (256 KB), and the row read
+ * twice from global memory (mrt_topk_row) took 79 us in the megakernel's step (H200, session 46
+ * run 2, M=128 KV=65536, one task a row; the same row in two slices on two workers 27.7 us
+ * each). Here each key keeps its top 24 bits, 3 bytes (hi[i]: bits 31..16, mid[i]: 23..8): pass
+ * 0 reads the row once (MRT_TOPK_R24_LOADS float4 a thread in flight) and counts the top 12
+ * bits, the second digit (bits 19..8) is counted from shared memory, and only keys sharing the
+ * threshold's whole 24-bit prefix are read again from global memory (the third digit, bits
+ * 7..0, and their bits in the output), typically none or a few a row: a 24-bit prefix is
+ * 1/2^15 of an octave. The output: bitmaps of the selected keys and of the threshold's ties,
+ * one classification pass, then the bitmap row's emit (mrt_topk_emit). kv a multiple of 4 and
+ * the row 16-byte aligned, kv <= MRT_TOPK_R24_MAX (the callers check). smem:
+ * mrt_topk_runs24_smem_bytes(kv) = scalars | hist[NB] (then the bitmaps) | hi[kp] mid[kp]
+ * (then the output's staging, where its indices fit), kp = kv rounded up to 32 (0 past kv):
+ * 213392 bytes at kv = 65536
+ * (the megakernel's F1 has 229616). The shared-memory passes take 8 keys a load
+ * pair (a 16-byte and an 8-byte load). Phases of a row of 65536 keys at M=128 in the step (H200,
+ * session 46, -DMRT_MEGA_TOPK_PROBE=2, us): with 4 keys a load pair, 8 loads in flight and
+ * the runs' output (count, scan, write: two passes) pass 0 18.2, selection 10.0, output 27.0
+ * (run 5); with 8 keys and 16 loads 18.8 / 9.1 / 26.9 (run 6): the passes are bound by the
+ * SM's issue of their per-key instructions (one SM, 65536 keys), not by their loads' latency,
+ * hence one classification pass instead of two.
+ */
+#ifndef MRT_TOPK_R24_LOADS
+#define MRT_TOPK_R24_LOADS 16 /* pass 0: float4 loads in flight a thread (a row of 65536 keys: 16384) */
+#endif
+#define MRT_TOPK_R24_MAX 65536 /* the output's two bitmaps fit the histogram's words */
+static __host__ __device__ __forceinline__ long long mrt_topk_runs24_smem_bytes(int kv) {
+    return (long long)sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4LL + (((long long)kv + 31) & ~31LL) * 3;
+}
+
+/* the 24-bit prefixes of keys 8c .. 8c + 7 (one 16-byte and one 8-byte shared load) */
+static __device__ __forceinline__ void mrt_topk_p24x8(const uint16_t *hi, const uint8_t *mid, int c, uint32_t (&q)[8]) {
+    const uint4 h = ((const uint4 *)hi)[c];
+    const uint2 m = ((const uint2 *)mid)[c];
+    const uint32_t hw[4] = {h.x, h.y, h.z, h.w}, mw[2] = {m.x, m.y};
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+        q[j] = (((hw[j / 2] >> (16 * (j & 1))) & 0xFFFFu) << 8) | ((mw[j / 4] >> (8 * (j & 3))) & 0xFFu);
+}
+
+template <int T, class Hook = mrt_topk_no_hook>
+static __device__ void mrt_topk_row_runs24(const float *row, int kv, int k, int *out, uint8_t *smem, int tid,
+                                           const Hook &hook = Hook()) {
+    static_assert(T % 32 == 0 && T <= 1024, "topk runs24: T a warp multiple up to 1024");
+    mrt_topk_shared *sh = (mrt_topk_shared *)smem;
+    uint32_t *hist = (uint32_t *)(smem + sizeof(mrt_topk_shared));
+    /* the prefixes of kp keys (past kv: 0, excluded), read 8 at a time, 32 a bitmap word */
+    const int n4 = kv / 4, kp = (kv + 31) & ~31, n8 = kp / 8, W = kp / 32;
+    uint16_t *hi = (uint16_t *)(hist + MRT_TOPK_NB);
+    uint8_t *mid = (uint8_t *)(hi + kp);
+    /* the output's bitmaps take the histogram's words once the selection is made (2 W <= NB:
+     * kv <= 65536), and its staging the prefixes' (read by then) */
+    uint32_t *sel = hist, *tie = hist + mrt_topk_words(kv);
+
+    for (int i = tid; i < MRT_TOPK_NB; i += T) hist[i] = 0u;
+    for (int i = kv + tid; i < kp; i += T) hi[i] = 0u, mid[i] = 0u;
+    mrt_topk_bar<T>();
+    /* pass 0, in copy order: prefixes stored, top 12 bits counted */
+    for (int c0 = tid; c0 < n4; c0 += MRT_TOPK_R24_LOADS * T) {
+        float4 v[MRT_TOPK_R24_LOADS];
+#pragma unroll
+        for (int u = 0; u < MRT_TOPK_R24_LOADS; u++) {
+            const int c = c0 + u * T;
+            v[u] = c < n4 ? ((const float4 *)row)[c] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        }
+#pragma unroll
+        for (int u = 0; u < MRT_TOPK_R24_LOADS; u++) {
+            const int c = c0 + u * T;
+            if (c >= n4) break;
+            const uint32_t q0 = mrt_topk_key(v[u].x), q1 = mrt_topk_key(v[u].y), q2 = mrt_topk_key(v[u].z),
+                           q3 = mrt_topk_key(v[u].w);
+            ((uint2 *)hi)[c] = make_uint2((q0 >> 16) | (q1 & 0xFFFF0000u), (q2 >> 16) | (q3 & 0xFFFF0000u));
+            ((uint32_t *)mid)[c] = ((q0 >> 8) & 0xFFu) | (q1 & 0xFF00u) | ((q2 << 8) & 0xFF0000u) | ((q3 << 16) & 0xFF000000u);
+            if (q0) atomicAdd(&hist[q0 >> 20], 1u);
+            if (q1) atomicAdd(&hist[q1 >> 20], 1u);
+            if (q2) atomicAdd(&hist[q2 >> 20], 1u);
+            if (q3) atomicAdd(&hist[q3 >> 20], 1u);
+        }
+    }
+    mrt_topk_bar<T>();
+    hook(1);
+    /* the selection: digits of 12 (pass 0), 12 (bits 19..8, shared memory) and 8 bits (7..0, the
+     * keys of the 24-bit prefix from global memory), as mrt_topk_select's */
+    mrt_topk_sel s = {1u, 0u, 0u}; /* every finite key */
+    uint32_t krem = (uint32_t)k;
+    const uint32_t nvalid = mrt_topk_find<T>(hist, MRT_TOPK_NB, krem, sh, tid);
+    if (nvalid > krem) {
+        krem -= sh->above;
+        const uint32_t d0 = sh->dsel;
+        if (krem == sh->eqcnt) {
+            s.lo = d0 << 20; /* the digit's whole bin is taken */
+        } else {
+            for (int i = tid; i < MRT_TOPK_NB; i += T) hist[i] = 0u;
+            mrt_topk_bar<T>();
+#pragma unroll 2
+            for (int c = tid; c < n8; c += T) {
+                uint32_t q[8];
+                mrt_topk_p24x8(hi, mid, c, q);
+#pragma unroll
+                for (int j = 0; j < 8; j++)
+                    if (q[j] != 0u && (q[j] >> 12) == d0) atomicAdd(&hist[q[j] & 0xFFFu], 1u);
+            }
+            mrt_topk_bar<T>();
+            mrt_topk_find<T>(hist, MRT_TOPK_NB, krem, sh, tid);
+            krem -= sh->above;
+            const uint32_t pre = (d0 << 12) | sh->dsel;
+            if (krem == sh->eqcnt) {
+                s.lo = pre << 8;
+            } else {
+                for (int i = tid; i < 256; i += T) hist[i] = 0u;
+                mrt_topk_bar<T>();
+#pragma unroll 1
+                for (int c = tid; c < n8; c += T) {
+                    uint32_t q[8];
+                    mrt_topk_p24x8(hi, mid, c, q);
+#pragma unroll
+                    for (int j = 0; j < 8; j++)
+                        if (q[j] == pre) atomicAdd(&hist[mrt_topk_key(row[8 * c + j]) & 0xFFu], 1u);
+                }
+                mrt_topk_bar<T>();
+                mrt_topk_find<T>(hist, 256, krem, sh, tid);
+                krem -= sh->above;
+                const uint32_t key = (pre << 8) | sh->dsel;
+                s = krem == sh->eqcnt ? mrt_topk_sel{key, 0u, 0u} : mrt_topk_sel{1u, key, krem};
+            }
+        }
+    }
+    hook(2); /* mrt_topk_find ends with a barrier */
+    /* the output: the row's bitmaps of selected keys and of keys equal to the threshold, a
+     * word (32 keys) at a time in copy order, then mrt_topk_emit (each thread a run of words,
+     * indices in order). The full key is read only for a key of the threshold's 24-bit prefix
+     * that the prefix cannot decide. */
+    const uint32_t thr = s.tkey ? s.tkey : s.lo, t24 = thr >> 8;
+    const bool by_prefix = !s.tkey && (s.lo & 0xFFu) == 0u; /* key >= lo <=> prefix >= lo's */
+#pragma unroll 1
+    for (int w = tid; w < W; w += T) {
+        uint32_t ws = 0u, wt = 0u;
+#pragma unroll
+        for (int h = 0; h < 4; h++) {
+            uint32_t q[8];
+            mrt_topk_p24x8(hi, mid, 4 * w + h, q);
+#pragma unroll
+            for (int j = 0; j < 8; j++) {
+                const uint32_t b = 1u << (8 * h + j);
+                if (q[j] > t24) {
+                    ws |= b;
+                } else if (q[j] == t24 && q[j] != 0u) {
+                    if (by_prefix) {
+                        ws |= b;
+                    } else {
+                        const uint32_t key = mrt_topk_key(row[32 * w + 8 * h + j]);
+                        if (s.tkey ? key > s.tkey : key >= s.lo) ws |= b;
+                        else if (s.tkey && key == s.tkey) wt |= b;
+                    }
+                }
+            }
+        }
+        sel[w] = ws, tie[w] = wt;
+    }
+    mrt_topk_bar<T>();
+    const uint32_t taken = min(nvalid, (uint32_t)k); /* every finite key, or the k selected */
+    /* staged where the prefixes' 3 kp bytes hold the indices (not in a row of few keys
+     * that takes most of them) */
+    int *stage = 4LL * taken <= 3LL * kp ? (int *)hi : nullptr;
+    mrt_topk_emit<T>(sel, tie, W, s.need, taken, k, out, stage, sh, tid); /* ends with a barrier */
+}
+
+/* Rows [r0, r1) of the op as mrt_topk_row_runs24 (a.kv <= a.cache24); the hook as the runs
+ * row's, after pass 0 (1) and after the selection (2). */
+template <int T, class Hook = mrt_topk_no_hook>
+static __device__ void mrt_topk_tile_runs24(const mrt_topk_args &a, int r0, int r1, uint8_t *smem, int tid,
+                                            const Hook &hook = Hook()) {
+    for (int r = r0; r < r1; r++)
+        mrt_topk_row_runs24<T>(a.logits + (long long)r * a.kv, a.kv, a.k, a.out + (long long)r * a.k, smem, tid, hook);
 }
 
 /* ---- The cluster variant: one row over C CTAs of T threads (standalone kernels only) -----------

@@ -12,7 +12,8 @@
  * every run. F1 on every E1 case's logits with k = 2048, and on rows built to hurt: ties,
  * +-0, +-inf and NaN, fewer than k finite values, all equal, kv up to 131072, k in 1 .. 6000;
  * must equal the reference exactly. Every variant of both ops (index_ops.h) is checked on every
- * case it takes (F1 variants 8 and 9: kv <= 16384, 13: kv <= 24576). Then timings of the
+ * case it takes (F1 variants 8 and 9: kv <= 16384, 13: kv <= 24576, 14: kv a multiple of 4 up
+ * to 65536). Then timings of the
  * GLM-5 case (M = 16, batch 2, kv 8192) for every variant and chunk, an empty kernel to
  * calibrate the harness, and a few larger shapes.
  *
@@ -343,9 +344,12 @@ static void topk_suite(void) {
         cases.push_back({9, 131072, 2048, ROW_COUNT}); /* not cached in shared memory (single CTA) */
         cases.push_back({4, 140000, 2048, ROW_COUNT}); /* not cached in shared memory (cluster of 8) */
         cases.push_back({3, 40000, 2048, ROW_COUNT});
+        cases.push_back({9, 65536, 2048, ROW_COUNT});
+        cases.push_back({4, 65536, 6000, ROW_COUNT}); /* variant 14 with its output unstaged */
         cases.push_back({256, 8192, 2048, -1 - ROW_GAUSS});
     } else {
         cases.resize(9); /* through k = 6000 and 4096: F1's staged emit holds at most 4096 indices */
+        cases.push_back({9, 65536, 2048, ROW_COUNT}); /* variant 14: a row past the 32-bit runs' cache */
         if (g_tiny) cases = {{2, 8192, 2048, -1 - ROW_GAUSS}, {9, 5000, 2048, ROW_COUNT}};
     }
     int seed = 100;
@@ -363,9 +367,11 @@ static void topk_suite(void) {
         if (c.kv <= 16384) /* keys in registers */
             for (int v = 8; v <= 9; v++) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
         if (c.kv <= 24576) topk_check(name, 13, dL, L.data(), c.M, c.kv, c.k); /* runs in shared memory */
-        printf("topk %-12s M=%-3d kv=%-6d k=%-4d: checked (variants 0-3, 10-12%s%s; %d runs each)\n",
+        const bool r24 = c.kv % 4 == 0 && c.kv <= 65536; /* 24-bit prefixes in shared memory */
+        if (r24) topk_check(name, 14, dL, L.data(), c.M, c.kv, c.k);
+        printf("topk %-12s M=%-3d kv=%-6d k=%-4d: checked (variants 0-3, 10-12%s%s%s; %d runs each)\n",
                c.kinds < 0 ? row_name[-1 - c.kinds] : "mixed", c.M, c.kv, c.k, c.kv <= 16384 ? ", 8, 9" : "",
-               c.kv <= 24576 ? ", 13" : "", g_reps);
+               c.kv <= 24576 ? ", 13" : "", r24 ? ", 14" : "", g_reps);
         cudaFree(dL);
     }
 }
@@ -433,6 +439,8 @@ static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
             for (int v : {0, 1, 2, 3, 10, 11, 12}) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
             if (c.kv <= 16384)
                 for (int v = 8; v <= 9; v++) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
+            if (c.kv <= 24576) topk_check(name, 13, d.logits, first[0].data(), c.M, c.kv, 2048);
+            if (c.kv % 4 == 0 && c.kv <= 65536) topk_check(name, 14, d.logits, first[0].data(), c.M, c.kv, 2048);
         }
     }
     il_free(d);
