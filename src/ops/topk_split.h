@@ -31,7 +31,12 @@ MRT_TOPK_FN uint32_t mrt_topk_key(float f) {
  * step us, --split F1=1 / 4 / 8 / 16): KV=65536 M=1 156.4 / 105.4 / 100.7 / 108.6, M=16
  * 189.1 / 143.8 / 147.2 / 184.6, M=64 359.0 / 334.3 / 384.4 / 535.3, M=128 544.1 / 577.2 /
  * 681.0; KV=8192 (F1=1 / 2 / 4) M=1 76.3 / 79.8 / 81.7, M=16 79.8 / 89.6 / 91.3, M=64 141.6 /
- * 150.1 / 171.1: a slice costs ~8 us however short, and more tasks queue behind D2's. */
+ * 150.1 / 171.1: a slice costs ~8 us however short, and more tasks queue behind D2's.
+ * Session 46 (H200, bench/RESULTS.md runs 3-7), with the unsliced row past 24576 keys as 24-bit
+ * key prefixes in shared memory (topk.cuh mrt_topk_row_runs24; the bitmap row before it):
+ * KV=65536 M=16 F1=4 (the default) 104.5 against F1=1 131.6, M=64 F1=2 182.6-184.9 against
+ * F1=1 208.9 and F1=4 203.5, M=128 F1=1 (the default) 300-301 against F1=2 315.2: the rule
+ * stands. */
 #define MRT_TOPK_DEFAULT_SLICES 8
 #define MRT_TOPK_MIN_SLICE 16384
 
