@@ -1,19 +1,19 @@
 #!/bin/bash
-# Prepared in session 45, not run (the device time ran out): [E]'s sanitizers on the reduced
-# step with D0's q_pe straight into the query (39df8bf; compute-sanitizer last ran on the code
-# before it, session 44 run 3), a sanitizer build of test_mega_prefix (device-common.sh SAN
-# flags) carried as test_mega_prefix_san; then [E]'s 12-shape sweep of build/ (mega, the
-# default plans) while the device time lasts.
-# Run: make -j2 BUILD=build-san EXTRA_NVCCFLAGS="$SAN" build-san/tests/gpu/test_mega_prefix
-#      (SAN: device-common.sh); mkdir -p /tmp/san; cp build-san/tests/gpu/test_mega_prefix
-#      /tmp/san/test_mega_prefix_san; sh scripts/pack-builds.sh build /tmp/san/test_mega_prefix_san;
-#      timeout 380 bash scripts/device-next.sh   (carry build-pack)
+# Prepared in session 46, not run (its device time was spent): test_mega_prefix on the final
+# tree (session 46 run 8 killed it at a 120-s limit before it printed; it takes ~90-115 s), and
+# the full test_index_ops, whose timings now include F1 rows of 65536 random keys as kernels of
+# their own: serial's row past 16384 keys (variant 0, 1024 threads) against the megakernel's
+# (variant 10 read twice, variant 14 the 24-bit prefixes; 384 threads): whether serial should
+# take variant 14 (or a 1024-thread form of it) for long rows.
+# Run: sh scripts/pack-builds.sh build build/tests/gpu/test_index_ops build/tests/gpu/test_mega_prefix
+#      build/tests/gpu/test_mega; timeout 500 bash scripts/device-next.sh   (carry build-pack)
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 unpack_builds
 {
-tiny_sanitize 80 build/tests/gpu/test_mega_prefix_san final
+mega_tests 200
 echo "t=$((SECONDS - t0)) s"
-sweep_until 330 build new
+gpu_tests 280 test_index_ops
+grep -E "^TIME F1 .*(kv=65536|kv=8192 k=2048 \(E1)" "$O/test_index_ops.log" | cut -c1-170
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"

@@ -602,10 +602,10 @@ static void timing(void) {
     CUDA_OK(cudaDeviceSynchronize());
     int *dout;
     CUDA_OK(cudaMalloc(&dout, (size_t)256 * 2048 * 4));
-    const char *tname[14] = {"1 CTA x 1024 (v0)", "1 CTA x 512 (v1)", "cluster 8 x 256 (v2)", "cluster 4 x 256 (v3)",
+    const char *tname[15] = {"1 CTA x 1024 (v0)", "1 CTA x 512 (v1)", "cluster 8 x 256 (v2)", "cluster 4 x 256 (v3)",
                              "", "", "", "", "registers (v8)", "registers, staged (v9)", "1 CTA x 384 (v10)", "", "",
-                             "runs in shared memory, 384 (v13)"};
-    for (int v : {0, 1, 2, 3, 8, 9, 10, 13}) {
+                             "runs in shared memory, 384 (v13)", "24-bit prefixes, 384 (v14)"};
+    for (int v : {0, 1, 2, 3, 8, 9, 10, 13, 14}) {
         char what[128];
         snprintf(what, sizeof what, "F1 %s M=16 kv=8192 k=2048 (E1 logits)", tname[v]);
         time_it(what, [&](int, cudaStream_t s) {
@@ -634,6 +634,25 @@ static void timing(void) {
                 err |= mrt_gpu_topk_variant(4 + ph, d.logits, dout, 16, kvp, 2048, s, why, sizeof why);
             });
         }
+    /* long rows (M=128 kv=65536, random): serial's row past 16384 keys (v0) against the
+     * megakernel's (v10 read twice, v14 the 24-bit prefixes), each a kernel of its own */
+    {
+        const int LM = 128, LKV = 65536;
+        std::vector<float> L((size_t)LM * LKV);
+        rng r(4242);
+        for (int row = 0; row < LM; row++) gen_row(&L[(size_t)row * LKV], LKV, ROW_GAUSS, r);
+        float *dL;
+        CUDA_OK(cudaMalloc(&dL, L.size() * 4));
+        CUDA_OK(cudaMemcpy(dL, L.data(), L.size() * 4, cudaMemcpyHostToDevice));
+        for (int v : {0, 10, 14}) {
+            char what[128];
+            snprintf(what, sizeof what, "F1 %s M=%d kv=%d k=2048 (random rows)", tname[v], LM, LKV);
+            time_it(what, [&](int, cudaStream_t s) {
+                err |= mrt_gpu_topk_variant(v, dL, dout, LM, LKV, 2048, s, why, sizeof why);
+            });
+        }
+        cudaFree(dL);
+    }
     CHECK(err == 0, "timing F1 launches: %s", why);
     cudaFree(dout);
     il_free(d);
