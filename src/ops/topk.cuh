@@ -696,9 +696,8 @@ static __device__ void mrt_topk_tile_runs(const mrt_topk_args &a, int r0, int r1
  * the row 16-byte aligned, kv <= MRT_TOPK_R24_MAX (the callers check). smem:
  * mrt_topk_runs24_smem_bytes(kv) = scalars | hist[NB] (then the bitmaps) | hi[kp] mid[kp]
  * (then the output's staging, where its indices fit), kp = kv rounded up to 32 (0 past kv):
- * 213392 bytes at kv = 65536
- * (the megakernel's F1 has 229616). The shared-memory passes take 8 keys a load
- * pair (a 16-byte and an 8-byte load). Phases of a row of 65536 keys at M=128 in the step (H200,
+ * 213536 bytes at kv = 65536 (the megakernel's F1 has 229616). The shared-memory passes take
+ * 8 keys a load pair (a 16-byte and an 8-byte load). Phases of a row of 65536 keys at M=128 in the step (H200,
  * session 46, -DMRT_MEGA_TOPK_PROBE=2, us): with 4 keys a load pair, 8 loads in flight and
  * the runs' output (count, scan, write: two passes) pass 0 18.2, selection 10.0, output 27.0
  * (run 5); with 8 keys and 16 loads 18.8 / 9.1 / 26.9 (run 6): the passes are bound by the

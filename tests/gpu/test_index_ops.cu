@@ -328,6 +328,17 @@ static void gen_row(float *L, int kv, int kind, rng &r) {
     }
 }
 
+/* Whether F1 variant v takes a row of kv keys (index_ops.h): 8 and 9 up to 16384 keys
+ * (MRT_TOPK_REG_MAX), 13 up to 24576 (MRT_TOPK_CACHE_MAX), 14 a multiple of 4 up to 65536
+ * (MRT_TOPK_R24_MAX); the others any (this test's rows). */
+static bool topk_takes(int v, int kv) {
+    if (v == 8 || v == 9) return kv <= 16384;
+    if (v == 13) return kv <= 24576;
+    if (v == 14) return kv % 4 == 0 && kv <= 65536;
+    return true;
+}
+#define TOPK_CHECKED {0, 1, 2, 3, 10, 11, 12, 8, 9, 13, 14} /* every F1 variant that has an output */
+
 static void topk_suite(void) {
     struct tk_case {
         int M, kv, k;
@@ -363,15 +374,11 @@ static void topk_suite(void) {
         CUDA_OK(cudaMemcpy(dL, L.data(), L.size() * 4, cudaMemcpyHostToDevice));
         char name[96];
         snprintf(name, sizeof name, "topk rows %s", c.kinds < 0 ? row_name[-1 - c.kinds] : "mixed");
-        for (int v : {0, 1, 2, 3, 10, 11, 12}) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
-        if (c.kv <= 16384) /* keys in registers */
-            for (int v = 8; v <= 9; v++) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
-        if (c.kv <= 24576) topk_check(name, 13, dL, L.data(), c.M, c.kv, c.k); /* runs in shared memory */
-        const bool r24 = c.kv % 4 == 0 && c.kv <= 65536; /* 24-bit prefixes in shared memory */
-        if (r24) topk_check(name, 14, dL, L.data(), c.M, c.kv, c.k);
+        for (int v : TOPK_CHECKED)
+            if (topk_takes(v, c.kv)) topk_check(name, v, dL, L.data(), c.M, c.kv, c.k);
         printf("topk %-12s M=%-3d kv=%-6d k=%-4d: checked (variants 0-3, 10-12%s%s%s; %d runs each)\n",
-               c.kinds < 0 ? row_name[-1 - c.kinds] : "mixed", c.M, c.kv, c.k, c.kv <= 16384 ? ", 8, 9" : "",
-               c.kv <= 24576 ? ", 13" : "", r24 ? ", 14" : "", g_reps);
+               c.kinds < 0 ? row_name[-1 - c.kinds] : "mixed", c.M, c.kv, c.k, topk_takes(8, c.kv) ? ", 8, 9" : "",
+               topk_takes(13, c.kv) ? ", 13" : "", topk_takes(14, c.kv) ? ", 14" : "", g_reps);
         cudaFree(dL);
     }
 }
@@ -436,11 +443,8 @@ static void il_one(const il_case &c, uint64_t seed, bool with_topk) {
         if (with_topk) {
             snprintf(name, sizeof name, "F1 on E1 logits M=%d kv=%d", c.M, c.kv);
             CUDA_OK(cudaMemcpy(d.logits, first[0].data(), bytes, cudaMemcpyHostToDevice));
-            for (int v : {0, 1, 2, 3, 10, 11, 12}) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
-            if (c.kv <= 16384)
-                for (int v = 8; v <= 9; v++) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
-            if (c.kv <= 24576) topk_check(name, 13, d.logits, first[0].data(), c.M, c.kv, 2048);
-            if (c.kv % 4 == 0 && c.kv <= 65536) topk_check(name, 14, d.logits, first[0].data(), c.M, c.kv, 2048);
+            for (int v : TOPK_CHECKED)
+                if (topk_takes(v, c.kv)) topk_check(name, v, d.logits, first[0].data(), c.M, c.kv, 2048);
         }
     }
     il_free(d);
