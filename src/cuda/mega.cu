@@ -175,6 +175,17 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
 #ifndef MRT_MEGA_IL_STOP
 #define MRT_MEGA_IL_STOP 0
 #endif
+/* E1's warpgroups: 3, every thread of the CTA (a pass's 2 ng units of 64 keys x one token
+ * group dealt to them in turn); with 2 (the standalone kernels' tile, 2 CTAs an SM) warps 8-11
+ * sat idle through E1. Measured (H200, session 47 run 3, A B in one run): M=64 KV=65536
+ * 184.2 / 182.7 -> 179.1 / 178.9 us, M=128 KV=65536 298.4 / 299.9 -> 297.2 / 295.0 (E1's
+ * task 57.6 -> 56.0), M <= 16 and M=128 KV=1024 level (a request's 8 tokens are 2 groups, 4
+ * units: the third warpgroup takes one of them). A task is its epilogue's math on CUDA cores
+ * (at M=128 KV=65536, -DMRT_MEGA_IL_STOP: loads 8.8 us, + MMAs 11.0, + head sums 46.4, + stores
+ * 56.0), which more warps hide only a little of. */
+#ifndef MRT_MEGA_ILW_WGS
+#define MRT_MEGA_ILW_WGS 3
+#endif
 /* E1 on wgmma: 32 heads (TPG 4) or 64 (TPG 2); one call site for both, since each call site
  * adds saves to the kernel body's spill. A call, like the GEMM tile: ptxas reports the
  * kernel's wgmmas serialized (C7510; not all of them: the called GEMM tile's pipelined K
@@ -194,12 +205,12 @@ static __device__ __noinline__
     void mrt_mega_il_tile_wg(const mrt_mega_op &o, const mrt_ilw_maps &maps, const uint32_t *pl, uint8_t *smem) {
 #define MRT_MEGA_IL_DIAG
 #endif
-    if (threadIdx.x >= MRT_IL_THREADS) return;
+    if (threadIdx.x >= MRT_MEGA_ILW_WGS * 128) return;
     if (o.il.heads == 32)
-        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true>(
+        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true, MRT_MEGA_ILW_WGS>(
             o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, &maps MRT_MEGA_IL_DIAG);
     else
-        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true>(
+        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true, MRT_MEGA_ILW_WGS>(
             o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, &maps MRT_MEGA_IL_DIAG);
 }
 #endif

@@ -241,6 +241,10 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
  * whole rows (7.37 / 92.40). With 128 registers a thread (64 of them the accumulator) there
  * are 2 CTAs, 16 warps, an SM to hide the epilogue's latencies; overlapping one group's
  * epilogue with the next group's MMAs needs a second accumulator (1 CTA an SM). */
+/* The tile's barrier over its NWG warpgroups (MRT_IL_BAR, as mrt_il_bar's). */
+template <int THREADS> static __device__ __forceinline__ void mrt_ilw_bar() {
+    asm volatile("bar.sync %0, %1;" ::"n"(MRT_IL_BAR), "n"(THREADS) : "memory");
+}
 /* (STOP's early continues leave loops unreachable: nvcc's warning 128 is silenced here.) */
 #pragma nv_diag_suppress 128
 /* -DMRT_ILW_DIAG_FIRST_PASS (diagnostic builds, timing only): thread 0 writes %globaltimer to
@@ -248,8 +252,11 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
  * a tile's loads prologue from the rest (the megakernel stores it as E1's "weights issued");
  * =3: at the tile's entry (the call, from the kernel body's barrier after the input's wait).
  * (=2 and =4 stamped the cp.async copies' prologue, thread 0's first keys' and queries' copies
- * issued: session 40 run 1; removed with the megakernel's loads by TMA.) */
-template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS, bool TMA = false>
+ * issued: session 40 run 1; removed with the megakernel's loads by TMA.)
+ * NWG: the warpgroups that multiply, 2 (keys 64 wg of every group) or, with TMA, 3 (the
+ * megakernel's whole CTA: a pass's units of 64 keys x one group dealt to them in turn; the
+ * same logits, each computed as with 2). */
+template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS, bool TMA = false, int NWG = 2>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
                                                 int tid, int g_lo = 0, int g_hi = 0x7fffffff,
                                                 const mrt_ilw_maps *maps = nullptr
@@ -263,7 +270,8 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
 #endif
     typedef mrt_ilw_layout<STAGES, GROUPS> L;
     static_assert(TPG * 8 <= 128 && 128 % TPG == 0, "wgmma E1: 128 / TPG heads a token, a multiple of 8");
-    constexpr int H = 128 / TPG;
+    static_assert(NWG == 2 || (NWG == 3 && TMA), "wgmma E1: 2 warpgroups, or 3 with the loads by TMA (warp 0)");
+    constexpr int H = 128 / TPG, THREADS = NWG * 128;
     uint8_t *smem = (uint8_t *)(((uintptr_t)smem_in + 1023) & ~(uintptr_t)1023);
     uint8_t *A = smem + L::A_OFF, *B = smem + L::B_OFF;
     float *ks_s = (float *)(smem + L::KS_OFF), *wI_s = (float *)(smem + L::WI_OFF);
@@ -290,7 +298,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
         }
         /* warp 0's copies read what other CTAs published: its lanes made the kernel body's
          * wait, which ends in `fence.proxy.async.global` (mrt_mega_wait) */
-        mrt_il_bar(); /* the mbarriers initialized before any thread waits on them */
+        mrt_ilw_bar<THREADS>(); /* the mbarriers initialized before any thread waits on them */
     }
 
     for (int g0 = g_lo; g0 < ngroups; g0 += GROUPS) {
@@ -305,7 +313,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             }
             /* the head weights of columns past the request's tokens (not copied); their proxy
              * fence orders them before a later group chunk's bulk copies into the same words */
-            for (int u = tid; u < ng * 128; u += MRT_IL_THREADS)
+            for (int u = tid; u < ng * 128; u += THREADS)
                 if ((g0 + (u >> 7)) * TPG + (u & 127) / H >= a.n) wI_s[u] = 0.0f;
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         } else {
@@ -367,7 +375,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                     mrt_mbar_wait_full(qbar, qph, maps->diag);
                     qph ^= 1u;
                     mrt_cp_async_wait_all();
-                    mrt_il_bar();
+                    mrt_ilw_bar<THREADS>();
                 }
                 mrt_mbar_wait_full(kbar + 8 * buf, (kph >> buf) & 1u, maps->diag); /* pass p's keys landed */
                 kph ^= 1u << buf;
@@ -378,22 +386,32 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                 mrt_il_commit();
                 asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory"); /* pass p's group landed */
                 asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async / st.shared -> wgmma */
-                mrt_il_bar(); /* every thread's copies of this pass (and the queries) landed */
+                mrt_ilw_bar<THREADS>(); /* every thread's copies of this pass (and the queries) landed */
             }
 #if defined(MRT_ILW_DIAG_FIRST_PASS) && MRT_ILW_DIAG_FIRST_PASS == 1
             if (first_pass && tid == 0 && p == 0 && g0 == g_lo) *first_pass = mrt_globaltimer();
 #endif
             if (STOP == 1) {
-                mrt_il_bar();
+                mrt_ilw_bar<THREADS>();
                 continue;
             }
-            const uint32_t a_addr = mrt_smem_u32(A + buf * L::KEY_BYTES + wg * (64 * 128));
             const float *ks = ks_s + buf * MRT_ILW_KEYS;
             float ksv[mrt_ilw_sums<TPG>::KEYS]; /* the scales of this lane's keys */
+            if constexpr (NWG == 2) {
 #pragma unroll
-            for (int i = 0; i < mrt_ilw_sums<TPG>::KEYS; i++) ksv[i] = ks[row + 8 * i];
+                for (int i = 0; i < mrt_ilw_sums<TPG>::KEYS; i++) ksv[i] = ks[row + 8 * i];
+            }
             float sink = 0.0f; /* STOP 3: keeps the math without its stores */
-            for (int gi = 0; gi < ng; gi++) {
+            /* units (64 keys kh of the pass, group gi) to the warpgroups in turn: with 2, keys
+             * kh = wg of every group; with 3, 2 ng units over 3 warpgroups */
+            for (int u = wg; u < 2 * ng; u += NWG) {
+                const int kh = NWG == 2 ? wg : (u & 1), gi = u >> 1;
+                const int krow = NWG == 2 ? row : mrt_ilw_key_row<TPG>(kh, w, lane);
+                if constexpr (NWG != 2) {
+#pragma unroll
+                    for (int i = 0; i < mrt_ilw_sums<TPG>::KEYS; i++) ksv[i] = ks[krow + 8 * i];
+                }
+                const uint32_t a_addr = mrt_smem_u32(A + buf * L::KEY_BYTES + kh * (64 * 128));
                 const uint32_t b_addr = mrt_smem_u32(B + gi * L::Q_BYTES);
                 const float *wv_s = wI_s + gi * 128;
                 float acc[64];
@@ -433,13 +451,13 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                     const int pos = pos_s[gi * 16 + o.tl];
 #pragma unroll
                     for (int i = 0; i < o.KEYS; i++) {
-                        const int j = js + row + 8 * i;
+                        const int j = js + krow + 8 * i;
                         if (j < j1) out[j] = j <= pos ? o.v[i] * ksv[i] : -INFINITY;
                     }
                 }
             }
             if (STOP == 3 && sink == -1.25e-37f) a.logits[0] = sink; /* never true; keeps sink live */
-            mrt_il_bar(); /* this pass's key buffer (next-but-one pass) and, after the last pass,
+            mrt_ilw_bar<THREADS>(); /* this pass's key buffer (next-but-one pass) and, after the last pass,
                            * the queries, weights and positions (next group chunk) are rewritten */
         }
     }

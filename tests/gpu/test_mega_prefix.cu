@@ -128,6 +128,9 @@ int main(int argc, char **argv) {
         /* critical-path's queues, named (auto's pick at these 4 tokens unless its estimate is
          * above roundrobin's: schedule.c, since session 31) */
         one_cfg(glm5_config_reduced(), (glm5_shape){4, 2, 300}, MRT_POLICY_CRITICAL_PATH, 0);
+        /* 8 tokens a request: E1's 2 token groups are 4 units a pass, so its third
+         * warpgroup multiplies too (MRT_MEGA_ILW_WGS, mega.cu) */
+        one_cfg(glm5_config_reduced(), (glm5_shape){16, 2, 300}, MRT_POLICY_ROUNDROBIN, 0);
 #if MRT_MEGA_TALL
         o.split = NULL, o.block_n = "D0=256"; /* tall tiles */
         one_plan(glm5_config_reduced(), (glm5_shape){4, 2, 300}, o, "roundrobin --block-n D0=256", 0);
