@@ -240,7 +240,10 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
  * (6.79 / 84.66 against 6.79 / 84.05) and the logits staged in shared memory and stored as
  * whole rows (7.37 / 92.40). With 128 registers a thread (64 of them the accumulator) there
  * are 2 CTAs, 16 warps, an SM to hide the epilogue's latencies; overlapping one group's
- * epilogue with the next group's MMAs needs a second accumulator (1 CTA an SM). */
+ * epilogue with the next group's MMAs needs a second accumulator (1 CTA an SM). A group in two
+ * halves of 64 columns, the next half's wgmmas in flight during this half's epilogue in the
+ * same 64 registers, was slower at every shape (H200, session 47 run 1: M=128 KV=65536 297 ->
+ * 330 us in the megakernel, serial's E1 +2 us). */
 /* The tile's barrier over its NWG warpgroups (MRT_IL_BAR, as mrt_il_bar's). */
 template <int THREADS> static __device__ __forceinline__ void mrt_ilw_bar() {
     asm volatile("bar.sync %0, %1;" ::"n"(MRT_IL_BAR), "n"(THREADS) : "memory");
