@@ -1,21 +1,29 @@
 #!/bin/bash
-# Prepared in session 46, not run (its device time was spent): test_mega_prefix on the final
-# tree (session 46 run 8 killed it at a 120-s limit before it printed; it takes ~90-115 s);
-# `megartp run` serial = mega (and the naive reference) at M=1 KV=32768 with one task a row
-# (the megakernel's 24-bit-prefix row); the full test_index_ops, whose timings now include F1
-# rows of 65536 random keys as kernels of their own: serial's row past 16384 keys (variant 0,
-# 1024 threads) against the megakernel's (variant 10 read twice, variant 14 the 24-bit
-# prefixes; 384 threads): whether serial should take variant 14 (or a 1024-thread form).
-# Run: sh scripts/pack-builds.sh build build/tests/gpu/test_index_ops build/tests/gpu/test_mega_prefix
-#      build/tests/gpu/test_mega; timeout 500 bash scripts/device-next.sh   (carry build-pack)
+# Prepared in session 47, not run (its device time was spent): on the H200,
+#  1. serial and cmp with session 47's E1 tile loop against 02059a2's (run 7 measured them on
+#     an H100 only: E1 136 -> 131 us at M=128 KV=65536), and the default shape's three
+#     executors beside the read;
+#  2. [E]'s 12-shape sweep with E1 on three warpgroups (the record's last sweep is session 46's);
+#  3. the full test_index_ops, whose timings include F1 rows of 65536 random keys as kernels
+#     (variant 0: serial's 1024-thread bitmap row; 10, 14: the megakernel's rows): whether
+#     serial should take the 24-bit-prefix row (session 46's pending measurement).
+# Run: sh scripts/pack-builds.sh build build-old build/tests/gpu/test_index_ops   (build-old/ =
+#      02059a2's megartp); timeout 590 bash scripts/device-next.sh   (carry build-pack)
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 unpack_builds
 {
-mega_tests 200
-DIGEST_ARGS="--split F1=1" run_digests "1 1 32768"   # a row past the runs' cache, one task: the 24-bit-prefix row
+cat "$O/device.txt"
+for b in build-old build build-old build; do
+    timeout 60 $b/megartp bench glm5-prefix --m 128 --batch 2 --kv 65536 --modes serial,cmp > "$O/sc-$b.md" 2>&1
+    echo "$b M=128 KV=65536 rc=$? $(grep -E 'step, ' "$O/sc-$b.md" | tr -s ' ' | cut -c1-90 | tr '\n' ' ')"
+    grep -E "^\| E1" "$O/sc-$b.md" | head -2 | cut -c1-100
+done
+ab_bench "serial,cmp,mega" build-old build
 echo "t=$((SECONDS - t0)) s"
-gpu_tests 280 test_index_ops
+sweep_until 300 build new
+echo "t=$((SECONDS - t0)) s"
+gpu_tests 260 test_index_ops
 grep -E "^TIME F1 .*(kv=65536|kv=8192 k=2048 \(E1)" "$O/test_index_ops.log" | cut -c1-170
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
