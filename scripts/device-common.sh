@@ -437,6 +437,19 @@ ab_bench() {
     done
 }
 
+# sc_ab "M B KV" BUILD_DIR...: `megartp bench glm5-prefix --modes serial,cmp` at the shape from
+# each build folder in turn (log $O/sc-BUILD_DIR.md, overwritten by a folder named twice);
+# prints the step lines and the E1 op's.
+sc_ab() {
+    local s=($1) b
+    shift
+    for b in "$@"; do
+        timeout 60 $b/megartp bench glm5-prefix --m ${s[0]} --batch ${s[1]} --kv ${s[2]} --modes serial,cmp > "$O/sc-$b.md" 2>&1
+        echo "$b M=${s[0]} KV=${s[2]} rc=$? $(grep -E 'step, ' "$O/sc-$b.md" | tr -s ' ' | cut -c1-90 | tr '\n' ' ')"
+        grep -E "^\| E1" "$O/sc-$b.md" | head -2 | cut -c1-100
+    done
+}
+
 # mega_at BUILD_DIR LABEL "M B KV" [ARGS...]: `megartp bench glm5-prefix --modes mega` from
 # BUILD_DIR at the shape with ARGS (e.g. --workers 128; log $O/at-LABEL-M-KV.md); prints the
 # step line, and the log's head on a failure.

@@ -14,11 +14,7 @@ t0=$SECONDS
 unpack_builds
 {
 cat "$O/device.txt"
-for b in build-old build build-old build; do
-    timeout 60 $b/megartp bench glm5-prefix --m 128 --batch 2 --kv 65536 --modes serial,cmp > "$O/sc-$b.md" 2>&1
-    echo "$b M=128 KV=65536 rc=$? $(grep -E 'step, ' "$O/sc-$b.md" | tr -s ' ' | cut -c1-90 | tr '\n' ' ')"
-    grep -E "^\| E1" "$O/sc-$b.md" | head -2 | cut -c1-100
-done
+sc_ab "128 2 65536" build-old build build-old build
 ab_bench "serial,cmp,mega" build-old build
 echo "t=$((SECONDS - t0)) s"
 sweep_until 300 build new
