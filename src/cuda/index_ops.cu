@@ -341,8 +341,7 @@ static int topk_run(int variant, const float *logits, int *out, int M, int kv, i
     if (variant == 13 && kv > MRT_TOPK_CACHE_MAX)
         return mrt_gpu_fail(why, n, "%s: variant 13 holds at most %d keys a row in shared memory, kv = %d", F,
                             MRT_TOPK_CACHE_MAX, kv);
-    if (variant == 14 && (kv % 4 || kv > MRT_TOPK_R24_MAX || ((uintptr_t)logits & 15) ||
-                          mrt_topk_runs24_smem_bytes(kv) > mrt_gpu_smem_optin()))
+    if (variant == 14 && !mrt_topk_runs24_fits(kv, logits, mrt_gpu_smem_optin()))
         return mrt_gpu_fail(why, n, "%s: variant 14 needs 16-byte aligned logits and kv a multiple of 4 up to %d, "
                             "kv = %d", F, MRT_TOPK_R24_MAX, kv);
     if ((variant < 2 || (variant > 3 && variant < 8) || variant == 10) && mrt_topk_smem_bytes(kv, 0) > mrt_gpu_smem_optin())

@@ -264,10 +264,7 @@ static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, 
         a.cache_keys = a.kv <= MRT_TOPK_CACHE_MAX && mrt_topk_smem_bytes(a.kv, a.kv) <= smem ? a.kv : 0;
         /* longer rows: 24-bit key prefixes in shared memory when they fit (rows 16-byte aligned:
          * logits from cudaMalloc, kv a multiple of 4), else the row read twice */
-        a.cache24 = !a.cache_keys && a.kv % 4 == 0 && a.kv <= MRT_TOPK_R24_MAX && ((uintptr_t)a.logits & 15) == 0 &&
-                            mrt_topk_runs24_smem_bytes(a.kv) <= smem
-                        ? a.kv
-                        : 0;
+        a.cache24 = !a.cache_keys && mrt_topk_runs24_fits(a.kv, a.logits, smem) ? a.kv : 0;
         if (!a.cache24 && mrt_topk_smem_bytes(a.kv, a.cache_keys) > smem)
             return refuse(x, op, "its row state does not fit shared memory");
         int64_t slice;

@@ -80,8 +80,9 @@ template <int MODE> struct mrt_il_layout {
     static constexpr int SMEM_BYTES = RAW_BYTES + MRT_IL_SUB * 4 + KEYS_BYTES + MRT_IL_SUB * 4;
 };
 
-static __device__ __forceinline__ void mrt_il_bar() {
-    asm volatile("bar.sync %0, %1;" ::"n"(MRT_IL_BAR), "n"(MRT_IL_THREADS) : "memory");
+/* the tile's barrier over its THREADS (the wgmma tile's: its warpgroups, index_logits_wg.cuh) */
+template <int THREADS = MRT_IL_THREADS> static __device__ __forceinline__ void mrt_il_bar() {
+    asm volatile("bar.sync %0, %1;" ::"n"(MRT_IL_BAR), "n"(THREADS) : "memory");
 }
 
 /* Four e4m3 codes (one little-endian word) -> two f16x2 words, exactly: lo holds codes 0, 1. */

@@ -244,10 +244,6 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
  * halves of 64 columns, the next half's wgmmas in flight during this half's epilogue in the
  * same 64 registers, was slower at every shape (H200, session 47 run 1: M=128 KV=65536 297 ->
  * 330 us in the megakernel, serial's E1 +2 us). */
-/* The tile's barrier over its NWG warpgroups (MRT_IL_BAR, as mrt_il_bar's). */
-template <int THREADS> static __device__ __forceinline__ void mrt_ilw_bar() {
-    asm volatile("bar.sync %0, %1;" ::"n"(MRT_IL_BAR), "n"(THREADS) : "memory");
-}
 /* (STOP's early continues leave loops unreachable: nvcc's warning 128 is silenced here.) */
 #pragma nv_diag_suppress 128
 /* -DMRT_ILW_DIAG_FIRST_PASS (diagnostic builds, timing only): thread 0 writes %globaltimer to
@@ -301,7 +297,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
         }
         /* warp 0's copies read what other CTAs published: its lanes made the kernel body's
          * wait, which ends in `fence.proxy.async.global` (mrt_mega_wait) */
-        mrt_ilw_bar<THREADS>(); /* the mbarriers initialized before any thread waits on them */
+        mrt_il_bar<THREADS>(); /* the mbarriers initialized before any thread waits on them */
     }
 
     for (int g0 = g_lo; g0 < ngroups; g0 += GROUPS) {
@@ -378,7 +374,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                     mrt_mbar_wait_full(qbar, qph, maps->diag);
                     qph ^= 1u;
                     mrt_cp_async_wait_all();
-                    mrt_ilw_bar<THREADS>();
+                    mrt_il_bar<THREADS>();
                 }
                 mrt_mbar_wait_full(kbar + 8 * buf, (kph >> buf) & 1u, maps->diag); /* pass p's keys landed */
                 kph ^= 1u << buf;
@@ -389,13 +385,13 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                 mrt_il_commit();
                 asm volatile("cp.async.wait_group %0;" ::"n"(STAGES - 1) : "memory"); /* pass p's group landed */
                 asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async / st.shared -> wgmma */
-                mrt_ilw_bar<THREADS>(); /* every thread's copies of this pass (and the queries) landed */
+                mrt_il_bar<THREADS>(); /* every thread's copies of this pass (and the queries) landed */
             }
 #if defined(MRT_ILW_DIAG_FIRST_PASS) && MRT_ILW_DIAG_FIRST_PASS == 1
             if (first_pass && tid == 0 && p == 0 && g0 == g_lo) *first_pass = mrt_globaltimer();
 #endif
             if (STOP == 1) {
-                mrt_ilw_bar<THREADS>();
+                mrt_il_bar<THREADS>();
                 continue;
             }
             const float *ks = ks_s + buf * MRT_ILW_KEYS;
@@ -460,7 +456,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                 }
             }
             if (STOP == 3 && sink == -1.25e-37f) a.logits[0] = sink; /* never true; keeps sink live */
-            mrt_ilw_bar<THREADS>(); /* this pass's key buffer (next-but-one pass) and, after the last pass,
+            mrt_il_bar<THREADS>(); /* this pass's key buffer (next-but-one pass) and, after the last pass,
                            * the queries, weights and positions (next group chunk) are rewritten */
         }
     }

@@ -711,6 +711,11 @@ static __device__ void mrt_topk_tile_runs(const mrt_topk_args &a, int r0, int r1
 static __host__ __device__ __forceinline__ long long mrt_topk_runs24_smem_bytes(int kv) {
     return (long long)sizeof(mrt_topk_shared) + MRT_TOPK_NB * 4LL + (((long long)kv + 31) & ~31LL) * 3;
 }
+/* whether mrt_topk_row_runs24 takes a row of kv keys at `logits` with `smem` bytes of shared
+ * memory (its callers' one test: 16-byte aligned rows, kv a multiple of 4 up to the maximum) */
+static __host__ __device__ __forceinline__ bool mrt_topk_runs24_fits(int kv, const float *logits, long long smem) {
+    return kv % 4 == 0 && kv <= MRT_TOPK_R24_MAX && ((uintptr_t)logits & 15) == 0 && mrt_topk_runs24_smem_bytes(kv) <= smem;
+}
 
 /* the 24-bit prefixes of keys 8c .. 8c + 7 (one 16-byte and one 8-byte shared load) */
 static __device__ __forceinline__ void mrt_topk_p24x8(const uint16_t *hi, const uint8_t *mid, int c, uint32_t (&q)[8]) {
