@@ -181,8 +181,9 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
  * 184.2 / 182.7 -> 179.1 / 178.9 us, M=128 KV=65536 298.4 / 299.9 -> 297.2 / 295.0 (E1's
  * task 57.6 -> 56.0), M <= 16 and M=128 KV=1024 level (a request's 8 tokens are 2 groups, 4
  * units: the third warpgroup takes one of them). A task is its epilogue's math on CUDA cores
- * (at M=128 KV=65536, -DMRT_MEGA_IL_STOP: loads 8.8 us, + MMAs 11.0, + head sums 46.4, + stores
- * 56.0), which more warps hide only a little of. */
+ * (at M=128 KV=65536, -DMRT_MEGA_IL_STOP: loads 8.8 us, + MMAs 31.0, + head sums 46.4, + stores
+ * 55.7; session 48 run 1: the cut after the MMAs now reads the accumulator, without which
+ * ptxas dropped the chain and session 47 measured 11.0), which more warps hide only a little of. */
 #ifndef MRT_MEGA_ILW_WGS
 #define MRT_MEGA_ILW_WGS 3
 #endif

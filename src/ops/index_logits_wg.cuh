@@ -229,6 +229,31 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
     return o;
 }
 
+/* -DMRT_ILW_RING=1 (experiment, off by default): the warpgroups issue their units' wgmma
+ * chains in the tile's unit order: warpgroup U % NWG waits until unit U - 1's chain was issued (named barrier MRT_ILW_RING_BAR + its
+ * index, which the previous warpgroup arrives at after its commit). Why: issued together, the
+ * warpgroups' chains share the tensor pipes and end together, and then every warpgroup runs
+ * its epilogue while the tensor cores idle: at M=128 KV=65536 an E1 task was 31 us of loads and
+ * wgmmas alone (-DMRT_MEGA_IL_STOP=2) and 53-56 with the epilogue (H200, session 48 run 1).
+ * In order, unit U's chain runs while the warpgroup of U - 1 runs its epilogue. Every arrive
+ * meets its sync inside the tile (unit 0 waits for nothing, the last unit signals nothing), so
+ * the barriers are free when the tile returns. Measured (H200, session 48 run 2): M=128 KV=65536
+ * 293 -> 288-291 us, but M=64 KV=65536 176-178 -> 181, M=16 KV=8192 +1; with the cut after the
+ * wgmmas a task took 51 us against 31: ptxas serializes the megakernel's wgmmas (C7510: its
+ * tiles are calls), so a chain has completed before its warpgroup signals the next and the
+ * ring leaves one wgmma in flight an SM. Worth measuring again without C7510 (every wgmma tile
+ * inlined: -DMRT_MEGA_INLINE_GEMM=128 -DMRT_MEGA_INLINE_E1, scripts/device-s48c.sh). */
+#ifndef MRT_ILW_RING
+#define MRT_ILW_RING 0
+#endif
+#define MRT_ILW_RING_BAR 13 /* ids 13 .. 13 + NWG - 1 (the megakernel's finalizer groups use 2 + group) */
+static __device__ __forceinline__ void mrt_ilw_ring_sync(int wg) {
+    asm volatile("bar.sync %0, 256;" ::"r"(MRT_ILW_RING_BAR + wg) : "memory");
+}
+static __device__ __forceinline__ void mrt_ilw_ring_arrive(int wg) {
+    asm volatile("bar.arrive %0, 256;" ::"r"(MRT_ILW_RING_BAR + wg) : "memory");
+}
+
 /* STAGES: key buffers (STAGES - 1 passes copied ahead of the one multiplied; the logits do
  * not depend on it). STOP (timing diagnostics only, index_ops.h variants 6-8; no or wrong
  * output): 1 = the copies and barriers alone, 2 = also the MMAs, without the epilogue, 3 =
@@ -282,6 +307,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
     const long long kv = a.kv;
     const int n = a.n, row = mrt_ilw_key_row<TPG>(wg, w, lane); /* this lane's logits: keys row + 8 i */
     const int npass = (j1 - j0 + MRT_ILW_KEYS - 1) / MRT_ILW_KEYS;
+    const int utotal = 2 * npass * max(0, ngroups - g_lo); /* units of the tile (2 a group and pass) */
     /* TMA: key buffer s's mbarrier at kbar + 8 s, the queries' at qbar; the phases each thread
      * waits for next (bit s of kph, qph), flipped at each wait */
     uint32_t kbar = 0, qbar = 0, kph = 0, qph = 0;
@@ -402,8 +428,12 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             }
             float sink = 0.0f; /* STOP 3: keeps the math without its stores */
             /* units (64 keys kh of the pass, group gi) to the warpgroups in turn: with 2, keys
-             * kh = wg of every group; with 3, 2 ng units over 3 warpgroups */
-            for (int u = wg; u < 2 * ng; u += NWG) {
+             * kh = wg of every group; with 3, 2 ng units over 3 warpgroups. The tile's units in
+             * order are U = ubase + u (ubase: those of earlier passes and group chunks), unit U
+             * the warpgroup U % NWG's (with 2 that is u % 2 = wg: ubase is even). */
+            const int ubase = 2 * ((g0 - g_lo) * npass + p * ng);
+            for (int u = NWG == 2 ? wg : (wg - ubase % NWG + NWG) % NWG; u < 2 * ng; u += NWG) {
+                const int U = ubase + u;
                 const int kh = NWG == 2 ? wg : (u & 1), gi = u >> 1;
                 const int krow = NWG == 2 ? row : mrt_ilw_key_row<TPG>(kh, w, lane);
                 if constexpr (NWG != 2) {
@@ -414,15 +444,20 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                 const uint32_t b_addr = mrt_smem_u32(B + gi * L::Q_BYTES);
                 const float *wv_s = wI_s + gi * 128;
                 float acc[64];
+                if (MRT_ILW_RING && U > 0) mrt_ilw_ring_sync(wg); /* unit U - 1 was issued */
                 mrt_wgmma_fence();
                 const mrt_sdesc_k_at<> da(a_addr), db(b_addr);
 #pragma unroll
                 for (int kk = 0; kk < 4; kk++) /* k32 step kk: 32 bytes into each 128-byte row */
                     mrt_wgmma<128>::e4m3(acc, da(kk * 32), db(kk * 32), kk != 0);
                 mrt_wgmma_commit();
+                if (MRT_ILW_RING && U + 1 < utotal) mrt_ilw_ring_arrive((wg + 1) % NWG);
                 mrt_wgmma_wait<0>();
                 mrt_reg_fence(acc);
-                if (STOP == 2) continue;
+                if (STOP == 2) { /* one accumulator read: without it ptxas may drop the chain */
+                    sink += acc[0];
+                    continue;
+                }
                 /* per token of the group, this thread's two keys (i = 0, 1): its 8 head columns a
                  * token, in column order, then the quad's lanes */
                 float s[TPG][2];
@@ -455,7 +490,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                     }
                 }
             }
-            if (STOP == 3 && sink == -1.25e-37f) a.logits[0] = sink; /* never true; keeps sink live */
+            if (STOP >= 2 && sink == -1.25e-37f) a.logits[0] = sink; /* never true; keeps sink live */
             mrt_il_bar<THREADS>(); /* this pass's key buffer (next-but-one pass) and, after the last pass,
                            * the queries, weights and positions (next group chunk) are rewritten */
         }
