@@ -8,6 +8,8 @@
 # Run: sh scripts/pack-builds.sh build build-f32 build-s2 build-s3 build-f32s2
 #      build/tests/gpu/test_index_ops build/tests/gpu/test_mega_prefix;
 #      timeout 590 bash scripts/device-s48a.sh   (carry build-pack)
+# As run: its trace_phases_at calls pass no phases (they print the usage); RESULTS' E1 figures
+# come from its trace JSONs through scripts/trace_phases.py "input ready" "compute done".
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 unpack_builds

@@ -14,17 +14,10 @@ t0=$SECONDS
 unpack_builds
 {
 cat "$O/device.txt"
-for s in "128 2 65536" "64 2 65536" "16 2 8192" "1 1 1024"; do
-    mega_at build-base base "$s"
-    mega_at build-noser noser "$s"
-    mega_at build-noser0 noser0 "$s"
-done
-mega_at build ring "128 2 65536"
-mega_at build-inle1 inle1 "128 2 65536"
-for s in "128 2 65536" "64 2 65536" "16 2 8192" "1 1 1024"; do
-    mega_at build-base base "$s"
-    mega_at build-noser noser "$s"
-done
+shapes=("128 2 65536" "64 2 65536" "16 2 8192" "1 1 1024")
+ab_shapes "build-base build-noser build-noser0" "${shapes[@]}"
+ab_shapes "build build-inle1" "128 2 65536"
+ab_shapes "build-base build-noser" "${shapes[@]}"
 echo "t=$((SECONDS - t0)) s"
 for b in build-noser build-noser0 build-noser2; do
     trace_phases_at $b $b "128 2 65536" "E1|D0|B0|F1" "input ready" "compute done"

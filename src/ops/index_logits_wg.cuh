@@ -230,10 +230,10 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
 }
 
 /* -DMRT_ILW_RING=1 (experiment, off by default): the warpgroups issue their units' wgmma
- * chains in the tile's unit order: warpgroup U % NWG waits until unit U - 1's chain was issued (named barrier MRT_ILW_RING_BAR + its
- * index, which the previous warpgroup arrives at after its commit). Why: issued together, the
- * warpgroups' chains share the tensor pipes and end together, and then every warpgroup runs
- * its epilogue while the tensor cores idle: at M=128 KV=65536 an E1 task was 31 us of loads and
+ * chains in the tile's unit order: warpgroup U % NWG waits until unit U - 1's chain was issued
+ * (named barrier MRT_ILW_RING_BAR + its index, which the previous warpgroup arrives at after
+ * its commit). Why: issued together, the warpgroups' chains share the tensor pipes and end
+ * together, and then every warpgroup runs its epilogue while the tensor cores idle: at M=128 KV=65536 an E1 task was 31 us of loads and
  * wgmmas alone (-DMRT_MEGA_IL_STOP=2) and 53-56 with the epilogue (H200, session 48 run 1).
  * In order, unit U's chain runs while the warpgroup of U - 1 runs its epilogue. Every arrive
  * meets its sync inside the tile (unit 0 waits for nothing, the last unit signals nothing), so
@@ -426,7 +426,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
 #pragma unroll
                 for (int i = 0; i < mrt_ilw_sums<TPG>::KEYS; i++) ksv[i] = ks[row + 8 * i];
             }
-            float sink = 0.0f; /* STOP 3: keeps the math without its stores */
+            float sink = 0.0f; /* STOP 2, 3: keeps the wgmmas (2) or the math (3) without what follows */
             /* units (64 keys kh of the pass, group gi) to the warpgroups in turn: with 2, keys
              * kh = wg of every group; with 3, 2 ng units over 3 warpgroups. The tile's units in
              * order are U = ubase + u (ubase: those of earlier passes and group chunks), unit U
