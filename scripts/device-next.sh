@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared in session 47, not run (its device time was spent): on the H200,
+# Prepared in session 47, not run (its F1 part: session 49 run 1, device-s49a.sh) (its device time was spent): on the H200,
 #  1. serial and cmp with session 47's E1 tile loop against 02059a2's (run 7 measured them on
 #     an H100 only: E1 136 -> 131 us at M=128 KV=65536), and the default shape's three
 #     executors beside the read;

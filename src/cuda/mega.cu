@@ -187,6 +187,24 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
 #ifndef MRT_MEGA_ILW_WGS
 #define MRT_MEGA_ILW_WGS 3
 #endif
+/* E1's key buffers released by mbarriers (the tile's RELEASE, index_logits_wg.cuh says how;
+ * -DMRT_MEGA_ILW_RELEASE=N, 0: a CTA barrier a pass everywhere) where a pass has at least
+ * MRT_MEGA_ILW_RELEASE_UNITS units (2 a token group: 16 at 32 tokens a request or more, 4 at
+ * M=16 batch 2), the barrier's tile below (mrt_mega_il_tile_rel<0>). Measured (H200, session
+ * 49, mega us, the barrier everywhere / the release everywhere / this): run 6: M=128 KV=65536
+ * 290.0 / 285.0 / 289.9 and 294.0 / 285.1 / 289.7, M=64 KV=65536 178.1 / 175.3 / 173.9 and
+ * 177.2 / 173.8 / 173.9, M=16 KV=8192 55.3 / 55.6 / 54.5 and 55.4 / 55.7 / 54.6, M=16
+ * KV=65536 104.1 / 105.6 / 99.9 and 102.3 / 104.2 / 99.9. At M=16 a pass has 4 units on 3
+ * warpgroups, little for the release to even out, and the release everywhere lost there
+ * (runs 4-5; so did choosing at run time inside one tile, build-rt); in a function of its own
+ * the barrier's tile spills less (32-40 bytes against 64-84) and M=16 gains, but the release's
+ * tile (84-172 bytes) keeps only part of its M=128 gain. */
+#ifndef MRT_MEGA_ILW_RELEASE
+#define MRT_MEGA_ILW_RELEASE 1
+#endif
+#ifndef MRT_MEGA_ILW_RELEASE_UNITS
+#define MRT_MEGA_ILW_RELEASE_UNITS 8
+#endif
 /* E1 on wgmma: 32 heads (TPG 4) or 64 (TPG 2); one call site for both, since each call site
  * adds saves to the kernel body's spill. A call, like the GEMM tile: ptxas reports the
  * kernel's wgmmas serialized (C7510; not all of them: the called GEMM tile's pipelined K
@@ -194,25 +212,40 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
  * with the GEMM and wgmma E1 tiles inlined (no C7510, ~1.1 KB of spill in the kernel body)
  * the step measured 160-165 us against 146-149 (session 8, docs/MEGAKERNEL.md). */
 #ifdef MRT_MEGA_INLINE_E1 /* experiment: the wgmma E1 tile inlined in the kernel body */
-static __device__ __forceinline__
+#define MRT_MEGA_E1_FN static __device__ __forceinline__
 #else
-static __device__ __noinline__
+#define MRT_MEGA_E1_FN static __device__ __noinline__
 #endif
 #ifdef MRT_ILW_DIAG_FIRST_PASS /* the tile's first pass landed, as its "weights issued" stamp */
-    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const mrt_ilw_maps &maps, const uint32_t *pl, uint8_t *smem,
-                             unsigned long long *ph) {
+#define MRT_MEGA_IL_PARAMS \
+    const mrt_mega_op &o, const mrt_ilw_maps &maps, const uint32_t *pl, uint8_t *smem, unsigned long long *ph
+#define MRT_MEGA_IL_ARGS o, maps, pl, smem, ph
 #define MRT_MEGA_IL_DIAG , ph ? ph + MRT_PH_WEIGHTS : nullptr
 #else
-    void mrt_mega_il_tile_wg(const mrt_mega_op &o, const mrt_ilw_maps &maps, const uint32_t *pl, uint8_t *smem) {
+#define MRT_MEGA_IL_PARAMS const mrt_mega_op &o, const mrt_ilw_maps &maps, const uint32_t *pl, uint8_t *smem
+#define MRT_MEGA_IL_ARGS o, maps, pl, smem
 #define MRT_MEGA_IL_DIAG
 #endif
-    if (threadIdx.x >= MRT_MEGA_ILW_WGS * 128) return;
+/* The tile at 32 or 64 heads, its key buffers released as RELEASE says. A function of its own
+ * for each RELEASE, called by the one below: the four tiles in one function spilled 272 / 620
+ * bytes (TN 16) against 64-84 / 168-280 for the two. */
+template <int RELEASE> MRT_MEGA_E1_FN void mrt_mega_il_tile_rel(MRT_MEGA_IL_PARAMS) {
     if (o.il.heads == 32)
-        mrt_index_logits_tile_wg<4, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true, MRT_MEGA_ILW_WGS>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, &maps MRT_MEGA_IL_DIAG);
+        mrt_index_logits_tile_wg<4, MRT_MEGA_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true, MRT_MEGA_ILW_WGS,
+                                 RELEASE>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0,
+                                          0x7fffffff, &maps MRT_MEGA_IL_DIAG);
     else
-        mrt_index_logits_tile_wg<2, MRT_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true, MRT_MEGA_ILW_WGS>(
-            o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0, 0x7fffffff, &maps MRT_MEGA_IL_DIAG);
+        mrt_index_logits_tile_wg<2, MRT_MEGA_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true, MRT_MEGA_ILW_WGS,
+                                 RELEASE>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0,
+                                          0x7fffffff, &maps MRT_MEGA_IL_DIAG);
+}
+MRT_MEGA_E1_FN void mrt_mega_il_tile_wg(MRT_MEGA_IL_PARAMS) {
+    if (threadIdx.x >= MRT_MEGA_ILW_WGS * 128) return;
+    const int tpg = o.il.heads == 32 ? 4 : 2, units = 2 * min(MRT_MEGA_ILW_GROUPS, (o.il.n + tpg - 1) / tpg);
+    if (MRT_MEGA_ILW_RELEASE > 0 && units >= MRT_MEGA_ILW_RELEASE_UNITS)
+        mrt_mega_il_tile_rel<MRT_MEGA_ILW_RELEASE>(MRT_MEGA_IL_ARGS);
+    else
+        mrt_mega_il_tile_rel<0>(MRT_MEGA_IL_ARGS);
 }
 #endif
 

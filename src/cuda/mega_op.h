@@ -39,6 +39,13 @@ static_assert(MRT_MEGA_TOPK_THREADS % 32 == 0 && MRT_MEGA_TOPK_THREADS <= 384, "
 #ifndef MRT_MEGA_ILW_GROUPS
 #define MRT_MEGA_ILW_GROUPS 8
 #endif
+/* E1 (wgmma tile) key buffers in the megakernel (-DMRT_MEGA_ILW_STAGES=N; the standalone
+ * kernels' MRT_ILW_STAGES by default): 16.5 KB each beside the queries. 3 gained nothing with
+ * the barrier a pass or with the release (H200, session 49 run 4: M=128 KV=65536 292.4 ->
+ * 294.4 us with the barrier, 281.8 -> 286.2 with the release). */
+#ifndef MRT_MEGA_ILW_STAGES
+#define MRT_MEGA_ILW_STAGES MRT_ILW_STAGES
+#endif
 #define MRT_MEGA_GROUPS 3         /* finalization groups of 128 threads (named barriers 2..4; one-warp groups 2..13) */
 
 /* D0's fused Q_B store (its tiles unsplit at every batch size) takes each row's fold factor and

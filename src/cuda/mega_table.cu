@@ -231,7 +231,7 @@ static mrt_status row_of(mrt_gpu_exec *x, const mrt_op *op, int copy, int smem, 
         mrt_il_set_blocks(a, bt);
         a.chunk = x->p->cfg[op->id].chunk, a.nchunks = (kv + a.chunk - 1) / a.chunk;
 #ifndef MRT_E1_MMA_SYNC
-        const int il_bytes = heads == 32 || heads == 64 ? mrt_ilw_layout<MRT_ILW_STAGES, MRT_MEGA_ILW_GROUPS>::SMEM_BYTES
+        const int il_bytes = heads == 32 || heads == 64 ? mrt_ilw_layout<MRT_MEGA_ILW_STAGES, MRT_MEGA_ILW_GROUPS>::SMEM_BYTES
                                                         : mrt_il_layout<MRT_IL_F16>::SMEM_BYTES;
 #else
         const int il_bytes = mrt_il_layout<MRT_IL_F16>::SMEM_BYTES;

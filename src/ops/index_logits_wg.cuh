@@ -61,8 +61,9 @@ template <int STAGES = MRT_ILW_STAGES, int GROUPS = MRT_ILW_GROUPS> struct mrt_i
     static constexpr int KS_OFF = B_OFF + GROUPS * Q_BYTES;
     static constexpr int WI_OFF = KS_OFF + STAGES * MRT_ILW_KEYS * 4;
     static constexpr int POS_OFF = WI_OFF + GROUPS * 128 * 4;
-    static constexpr int BAR_OFF = POS_OFF + GROUPS * 16 * 4; /* TMA loads: STAGES key mbarriers, the queries' */
-    static constexpr int BYTES = BAR_OFF + (STAGES + 1) * 8;
+    /* TMA loads: STAGES key mbarriers, the queries', STAGES release mbarriers (RELEASE) */
+    static constexpr int BAR_OFF = POS_OFF + GROUPS * 16 * 4;
+    static constexpr int BYTES = BAR_OFF + (2 * STAGES + 1) * 8;
     static constexpr int SMEM_BYTES = BYTES + 1024; /* the caller's pointer is 16-byte aligned */
 };
 
@@ -229,31 +230,19 @@ static __device__ __forceinline__ mrt_ilw_sums<TPG> mrt_ilw_quad_sums(const floa
     return o;
 }
 
-/* -DMRT_ILW_RING=1 (experiment, off by default): the warpgroups issue their units' wgmma
- * chains in the tile's unit order: warpgroup U % NWG waits until unit U - 1's chain was issued
- * (named barrier MRT_ILW_RING_BAR + its index, which the previous warpgroup arrives at after
- * its commit). Why: issued together, the warpgroups' chains share the tensor pipes and end
- * together, and then every warpgroup runs its epilogue while the tensor cores idle: at M=128 KV=65536 an E1 task was 31 us of loads and
- * wgmmas alone (-DMRT_MEGA_IL_STOP=2) and 53-56 with the epilogue (H200, session 48 run 1).
- * In order, unit U's chain runs while the warpgroup of U - 1 runs its epilogue. Every arrive
- * meets its sync inside the tile (unit 0 waits for nothing, the last unit signals nothing), so
- * the barriers are free when the tile returns. Measured (H200, session 48 run 2): M=128 KV=65536
- * 293 -> 288-291 us, but M=64 KV=65536 176-178 -> 181, M=16 KV=8192 +1; with the cut after the
- * wgmmas a task took 51 us against 31: ptxas serializes the megakernel's wgmmas (C7510: its
- * tiles are calls), so a chain has completed before its warpgroup signals the next and the
- * ring leaves one wgmma in flight an SM. Worth measuring again without C7510 (every wgmma tile
- * inlined: -DMRT_MEGA_INLINE_GEMM=128 -DMRT_MEGA_INLINE_E1, scripts/device-s48c.sh). */
-#ifndef MRT_ILW_RING
-#define MRT_ILW_RING 0
-#endif
-#define MRT_ILW_RING_BAR 13 /* ids 13 .. 13 + NWG - 1 (the megakernel's finalizer groups use 2 + group) */
-static __device__ __forceinline__ void mrt_ilw_ring_sync(int wg) {
-    asm volatile("bar.sync %0, 256;" ::"r"(MRT_ILW_RING_BAR + wg) : "memory");
-}
-static __device__ __forceinline__ void mrt_ilw_ring_arrive(int wg) {
-    asm volatile("bar.arrive %0, 256;" ::"r"(MRT_ILW_RING_BAR + wg) : "memory");
-}
-
+/* RELEASE = N (template argument; the megakernel's TMA loads; 0: off): a key buffer is released by an
+ * mbarrier every warp arrives at after its units of the pass (count: the tile's warps), not by
+ * a CTA barrier closing each pass, and the keys are one stream over the tile's group chunks
+ * (pass p of every chunk reads the same keys), so the next chunk's first keys are in flight
+ * during this chunk's last passes; a CTA barrier closes only a chunk's last pass (its queries,
+ * head weights and positions are rewritten). Warp 0 issues pass q + STAGES - 1's keys after
+ * waiting for pass q - 1's release: at the start of pass q (N = 1), or after its own units of
+ * pass q (N = 2, STAGES >= 3: its warpgroup does not wait for the slowest of pass q - 1).
+ * Why: at M=128 KV=65536 a pass's 16 units fall 6/5/5 on the three warpgroups and the barrier
+ * holds the two faster ones each pass (3 us of a ~37-us task without loads, H200, session 49
+ * runs 2-3, scripts/wgmma_probe.cu), and each of a task's two chunks began with its first
+ * keys' load exposed. An E1 task there 54.7 -> 51.9 us (session 49 run 5); mega.cu's
+ * MRT_MEGA_ILW_RELEASE says where the megakernel takes it and what the step measured. */
 /* STAGES: key buffers (STAGES - 1 passes copied ahead of the one multiplied; the logits do
  * not depend on it). STOP (timing diagnostics only, index_ops.h variants 6-8; no or wrong
  * output): 1 = the copies and barriers alone, 2 = also the MMAs, without the epilogue, 3 =
@@ -280,7 +269,8 @@ static __device__ __forceinline__ void mrt_ilw_ring_arrive(int wg) {
  * NWG: the warpgroups that multiply, 2 (keys 64 wg of every group) or, with TMA, 3 (the
  * megakernel's whole CTA: a pass's units of 64 keys x one group dealt to them in turn; the
  * same logits, each computed as with 2). */
-template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS, bool TMA = false, int NWG = 2>
+template <int TPG, int STAGES = MRT_ILW_STAGES, int STOP = 0, int GROUPS = MRT_ILW_GROUPS, bool TMA = false, int NWG = 2,
+          int RELEASE = 0>
 static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, int b, int j0, int j1, uint8_t *smem_in,
                                                 int tid, int g_lo = 0, int g_hi = 0x7fffffff,
                                                 const mrt_ilw_maps *maps = nullptr
@@ -307,18 +297,32 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
     const long long kv = a.kv;
     const int n = a.n, row = mrt_ilw_key_row<TPG>(wg, w, lane); /* this lane's logits: keys row + 8 i */
     const int npass = (j1 - j0 + MRT_ILW_KEYS - 1) / MRT_ILW_KEYS;
-    const int utotal = 2 * npass * max(0, ngroups - g_lo); /* units of the tile (2 a group and pass) */
     /* TMA: key buffer s's mbarrier at kbar + 8 s, the queries' at qbar; the phases each thread
-     * waits for next (bit s of kph, qph), flipped at each wait */
-    uint32_t kbar = 0, qbar = 0, kph = 0, qph = 0;
+     * waits for next (bit s of kph, qph), flipped at each wait. REL: buffer s's release mbarrier
+     * at ebar + 8 s; the key stream's passes are q = chunk * npass + p, in buffer q % STAGES. */
+    constexpr bool REL = TMA && RELEASE > 0;
+    static_assert(!REL || RELEASE != 2 || STAGES >= 3,
+                  "RELEASE 2 issues a pass's keys after the one before is computed: 3 key buffers or more");
+    uint32_t kbar = 0, qbar = 0, ebar = 0, kph = 0, qph = 0;
+    const int nq = npass * ((max(0, ngroups - g_lo) + GROUPS - 1) / GROUPS); /* the key stream's passes */
+    /* warp 0 (REL): pass q of the stream into its buffer, once the pass before in that buffer
+     * was released */
+    auto keys_issue = [&](int q) {
+        const int bn = q % STAGES;
+        if (q >= STAGES) mrt_mbar_wait_empty(ebar + 8 * bn, (uint32_t)((q / STAGES - 1) & 1), maps->diag, bn, q, 3);
+        mrt_ilw_keys_tma(a, maps->keys, b, j0 + (q % npass) * MRT_ILW_KEYS, j1, lane, A + bn * L::KEY_BYTES,
+                         ks_s + bn * MRT_ILW_KEYS, kbar + 8 * bn);
+    };
     if constexpr (TMA) {
         if (npass <= 0) return; /* (no task has no keys; nothing would wait for the queries' copies) */
-        kbar = mrt_smem_u32(smem + L::BAR_OFF), qbar = kbar + 8 * STAGES;
+        kbar = mrt_smem_u32(smem + L::BAR_OFF), qbar = kbar + 8 * STAGES, ebar = qbar + 8;
         if (tid == 0) {
             /* the previous instruction's generic accesses to this shared memory (ordered before
              * thread 0 by the kernel body's barrier), before the copies' */
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
             for (int s = 0; s <= STAGES; s++) mrt_mbar_init(kbar + 8 * s, 1);
+            if (REL)
+                for (int s = 0; s < STAGES; s++) mrt_mbar_init(ebar + 8 * s, THREADS / 32);
             asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         }
         /* warp 0's copies read what other CTAs published: its lanes made the kernel body's
@@ -332,9 +336,14 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
         if constexpr (TMA) {
             if (tid < 32) {
                 mrt_ilw_queries_tma<TPG>(a, maps->queries, t0, g0, ng, lane, B, wI_s, qbar);
-                for (int q = 0; q < STAGES - 1 && q < npass; q++)
-                    mrt_ilw_keys_tma(a, maps->keys, b, j0 + q * MRT_ILW_KEYS, j1, lane, A + q * L::KEY_BYTES,
-                                     ks_s + q * MRT_ILW_KEYS, kbar + 8 * q);
+                if (REL) {
+                    if (g0 == g_lo) /* the stream's first passes; later chunks' are issued ahead */
+                        for (int q = 0; q < STAGES - 1 && q < nq; q++) keys_issue(q);
+                } else {
+                    for (int q = 0; q < STAGES - 1 && q < npass; q++)
+                        mrt_ilw_keys_tma(a, maps->keys, b, j0 + q * MRT_ILW_KEYS, j1, lane, A + q * L::KEY_BYTES,
+                                         ks_s + q * MRT_ILW_KEYS, kbar + 8 * q);
+                }
             }
             /* the head weights of columns past the request's tokens (not copied); their proxy
              * fence orders them before a later group chunk's bulk copies into the same words */
@@ -390,10 +399,14 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             }
         }
         for (int p = 0; p < npass; p++) {
-            const int js = j0 + p * MRT_ILW_KEYS, buf = p % STAGES, nb = (p + STAGES - 1) % STAGES;
+            /* REL: pass q of the key stream (buffer q % STAGES, its use q / STAGES) */
+            const int q = ((g0 - g_lo) / GROUPS) * npass + p;
+            const int js = j0 + p * MRT_ILW_KEYS, buf = (REL ? q : p) % STAGES, nb = (p + STAGES - 1) % STAGES;
             /* buffer nb was last read by pass p - 1, released by its closing barrier */
             if constexpr (TMA) {
-                if (p + STAGES - 1 < npass && tid < 32)
+                if (REL) {
+                    if (RELEASE == 1 && q + STAGES - 1 < nq && tid < 32) keys_issue(q + STAGES - 1);
+                } else if (p + STAGES - 1 < npass && tid < 32)
                     mrt_ilw_keys_tma(a, maps->keys, b, js + (STAGES - 1) * MRT_ILW_KEYS, j1, lane,
                                      A + nb * L::KEY_BYTES, ks_s + nb * MRT_ILW_KEYS, kbar + 8 * nb);
                 if (p == 0) { /* the queries and head weights; the positions and zero weights, CTA-wide */
@@ -402,8 +415,12 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                     mrt_cp_async_wait_all();
                     mrt_il_bar<THREADS>();
                 }
-                mrt_mbar_wait_full(kbar + 8 * buf, (kph >> buf) & 1u, maps->diag); /* pass p's keys landed */
-                kph ^= 1u << buf;
+                if (REL) { /* pass q's keys landed */
+                    mrt_mbar_wait_full(kbar + 8 * buf, (uint32_t)((q / STAGES) & 1), maps->diag);
+                } else {
+                    mrt_mbar_wait_full(kbar + 8 * buf, (kph >> buf) & 1u, maps->diag); /* pass p's keys landed */
+                    kph ^= 1u << buf;
+                }
             } else {
                 if (p + STAGES - 1 < npass)
                     mrt_ilw_keys_issue(a, b, js + (STAGES - 1) * MRT_ILW_KEYS, j1, tid, A + nb * L::KEY_BYTES,
@@ -417,7 +434,14 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             if (first_pass && tid == 0 && p == 0 && g0 == g_lo) *first_pass = mrt_globaltimer();
 #endif
             if (STOP == 1) {
-                mrt_il_bar<THREADS>();
+                if (REL) {
+                    __syncwarp();
+                    if (lane == 0) mrt_mbar_arrive(ebar + 8 * buf);
+                    if (RELEASE == 2 && q + STAGES - 1 < nq && tid < 32) keys_issue(q + STAGES - 1);
+                    if (p == npass - 1) mrt_il_bar<THREADS>();
+                } else {
+                    mrt_il_bar<THREADS>();
+                }
                 continue;
             }
             const float *ks = ks_s + buf * MRT_ILW_KEYS;
@@ -429,11 +453,10 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             float sink = 0.0f; /* STOP 2, 3: keeps the wgmmas (2) or the math (3) without what follows */
             /* units (64 keys kh of the pass, group gi) to the warpgroups in turn: with 2, keys
              * kh = wg of every group; with 3, 2 ng units over 3 warpgroups. The tile's units in
-             * order are U = ubase + u (ubase: those of earlier passes and group chunks), unit U
-             * the warpgroup U % NWG's (with 2 that is u % 2 = wg: ubase is even). */
+             * order are ubase + u (ubase: those of earlier passes and group chunks), unit ubase + u
+             * the warpgroup (ubase + u) % NWG's (with 2 that is u % 2 = wg: ubase is even). */
             const int ubase = 2 * ((g0 - g_lo) * npass + p * ng);
             for (int u = NWG == 2 ? wg : (wg - ubase % NWG + NWG) % NWG; u < 2 * ng; u += NWG) {
-                const int U = ubase + u;
                 const int kh = NWG == 2 ? wg : (u & 1), gi = u >> 1;
                 const int krow = NWG == 2 ? row : mrt_ilw_key_row<TPG>(kh, w, lane);
                 if constexpr (NWG != 2) {
@@ -444,14 +467,12 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                 const uint32_t b_addr = mrt_smem_u32(B + gi * L::Q_BYTES);
                 const float *wv_s = wI_s + gi * 128;
                 float acc[64];
-                if (MRT_ILW_RING && U > 0) mrt_ilw_ring_sync(wg); /* unit U - 1 was issued */
                 mrt_wgmma_fence();
                 const mrt_sdesc_k_at<> da(a_addr), db(b_addr);
 #pragma unroll
                 for (int kk = 0; kk < 4; kk++) /* k32 step kk: 32 bytes into each 128-byte row */
                     mrt_wgmma<128>::e4m3(acc, da(kk * 32), db(kk * 32), kk != 0);
                 mrt_wgmma_commit();
-                if (MRT_ILW_RING && U + 1 < utotal) mrt_ilw_ring_arrive((wg + 1) % NWG);
                 mrt_wgmma_wait<0>();
                 mrt_reg_fence(acc);
                 if (STOP == 2) { /* one accumulator read: without it ptxas may drop the chain */
@@ -491,13 +512,20 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                 }
             }
             if (STOP >= 2 && sink == -1.25e-37f) a.logits[0] = sink; /* never true; keeps sink live */
+            if (REL) {
+                /* this warp's reads of the pass's keys and scales are done (its wgmmas waited for) */
+                __syncwarp();
+                if (lane == 0) mrt_mbar_arrive(ebar + 8 * buf);
+                if (RELEASE == 2 && q + STAGES - 1 < nq && tid < 32) keys_issue(q + STAGES - 1);
+                if (p < npass - 1) continue; /* the chunk's last pass closes with the barrier below */
+            }
             mrt_il_bar<THREADS>(); /* this pass's key buffer (next-but-one pass) and, after the last pass,
                            * the queries, weights and positions (next group chunk) are rewritten */
         }
     }
     if constexpr (TMA)
         if (tid == 0)
-            for (int s = 0; s <= STAGES; s++) mrt_mbar_inval(kbar + 8 * s);
+            for (int s = 0; s < (REL ? 2 * STAGES + 1 : STAGES + 1); s++) mrt_mbar_inval(kbar + 8 * s);
 }
 #pragma nv_diag_default 128
 
