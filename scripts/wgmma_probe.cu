@@ -11,6 +11,7 @@
  * wait_group 1, compiled serialized here: C7514, then C7511 at 168 registers.)
  * 132 CTAs of 384 threads (one an SM, every SM busy as in the step), TASKS tasks a CTA in a
  * row; prints the median CTA's cycles and ns a task and the tensor rate they imply.
+ * `wgmma_probe --epi` adds the head sums' other forms (relu_fma's EPI 1, 2).
  * A measurement, not part of the build (docs/MEGAKERNEL.md session 49):
  * nvcc -gencode=arch=compute_90a,code=sm_90a -O3 -std=c++17 -Iinclude -Isrc -Isrc/core -Isrc/ops
  *      -o build/wgmma_probe scripts/wgmma_probe.cu */
@@ -35,7 +36,18 @@ static __device__ __forceinline__ unsigned long long gtime() {
 }
 static __device__ __forceinline__ void cta_bar() { asm volatile("bar.sync 0, 384;" ::: "memory"); }
 
+/* w relu(x) added to s. EPI 0 (the tile's): fmax then fma, one ALU and one FMA-pipe
+ * instruction; 1: w (x + |x|) = 2 w relu(x) as two fmas (|x| a free operand modifier), both
+ * on the FMA pipe (the tile would fold the 1/2 into the key scale; the sum's rounding changes,
+ * so bytes differ from the tile's within the reference's tolerance); 2: odd column blocks as 1,
+ * even as 0 (the pipes balanced). The question for the next session: whether the head sums
+ * are bound by the ALU pipe (fmax at half the FMA rate) rather than by issue. */
+template <int EPI> static __device__ __forceinline__ float relu_fma(float w, float x, float s, int c) {
+    if (EPI == 1 || (EPI == 2 && (c & 1))) return fmaf(w, fabsf(x), fmaf(w, x, s));
+    return fmaf(w, fmaxf(x, 0.0f), s);
+}
 /* the tile's epilogue: per token of the group, the thread's two keys; then the quad's sums */
+template <int EPI>
 static __device__ __forceinline__ mrt_ilw_sums<4> head_sums(const float (&acc)[64], const float *wv_s, int quad) {
     float s[4][2];
 #pragma unroll
@@ -46,8 +58,8 @@ static __device__ __forceinline__ mrt_ilw_sums<4> head_sums(const float (&acc)[6
 #pragma unroll
         for (int j = 0; j < 2; j++) {
             const float wv = wv_s[8 * c + 2 * quad + j];
-            s[tl][0] = fmaf(wv, fmaxf(acc[4 * c + j], 0.0f), s[tl][0]);
-            s[tl][1] = fmaf(wv, fmaxf(acc[4 * c + 2 + j], 0.0f), s[tl][1]);
+            s[tl][0] = relu_fma<EPI>(wv, acc[4 * c + j], s[tl][0], c);
+            s[tl][1] = relu_fma<EPI>(wv, acc[4 * c + 2 + j], s[tl][1], c);
         }
     }
     return mrt_ilw_quad_sums<4>(s, quad);
@@ -64,7 +76,7 @@ static __device__ __forceinline__ void chain(float (&acc)[64], uint32_t a_addr, 
 /* BARS: a CTA barrier a pass (the tile's: its key buffers are reused); without, each
  * warpgroup runs its units of all passes in a row (what the tile could do were a pass's
  * buffer released per unit). */
-template <int NWG, int MODE, bool BARS>
+template <int NWG, int MODE, bool BARS, int EPI>
 __global__ void __launch_bounds__(384, 1) probe(float *logits, float *sinks, unsigned long long *cyc,
                                                unsigned long long *ns, unsigned long long *wgc) {
     extern __shared__ __align__(16) uint8_t smem_in[];
@@ -91,7 +103,7 @@ __global__ void __launch_bounds__(384, 1) probe(float *logits, float *sinks, uns
             return;
         }
         const int u = U % UNITS, p = U / UNITS % PASSES, kh = u & 1, gi = u >> 1;
-        const mrt_ilw_sums<4> o = head_sums(a, wI_s + gi * 128, quad);
+        const mrt_ilw_sums<4> o = head_sums<EPI>(a, wI_s + gi * 128, quad);
         if (MODE == 1 || MODE >= 5) {
             sink += o.v[0] + o.v[1];
             return;
@@ -141,14 +153,15 @@ __global__ void __launch_bounds__(384, 1) probe(float *logits, float *sinks, uns
     if (sink == -1.25e-37f) sinks[tid] = sink; /* never true; keeps the chains */
 }
 
-template <int NWG, int MODE, bool BARS = true> static void run(float *logits, float *sinks, unsigned long long *cyc, unsigned long long *ns) {
-    auto k = probe<NWG, MODE, BARS>;
+template <int NWG, int MODE, bool BARS = true, int EPI = 0>
+static void run(float *logits, float *sinks, unsigned long long *cyc, unsigned long long *ns) {
+    auto k = probe<NWG, MODE, BARS, EPI>;
     cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
     std::vector<unsigned long long> c(132), t(132);
     for (int rep = 0; rep < 3; rep++) k<<<132, 384, SMEM>>>(logits, sinks, cyc, ns, cyc + 132); /* the last one counts */
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
-        printf("NWG %d MODE %d%s: %s\n", NWG, MODE, BARS ? "" : " no pass barriers", cudaGetErrorString(e));
+        printf("NWG %d MODE %d EPI %d%s: %s\n", NWG, MODE, EPI, BARS ? "" : " no pass barriers", cudaGetErrorString(e));
         return;
     }
     cudaMemcpy(c.data(), cyc, 132 * 8, cudaMemcpyDeviceToHost);
@@ -157,14 +170,15 @@ template <int NWG, int MODE, bool BARS = true> static void run(float *logits, fl
     cudaMemcpy(g.data(), cyc + 132, 3 * 132 * 8, cudaMemcpyDeviceToHost);
     std::sort(c.begin(), c.end()), std::sort(t.begin(), t.end());
     const double flop = 2.0 * 64 * 128 * 32 * 4 * UNITS * PASSES; /* a task's */
-    printf("NWG %d MODE %d%s: a task %7.0f cycles (p10 %7.0f p90 %7.0f), %6.2f us; %5.2f cycles an m64n128k32; "
+    printf("NWG %d MODE %d EPI %d%s: a task %7.0f cycles (p10 %7.0f p90 %7.0f), %6.2f us; %5.2f cycles an m64n128k32; "
            "%6.0f TFLOP/s over 132 SMs; clock %.2f GHz\n",
-           NWG, MODE, BARS ? "" : " no pass barriers", (double)c[66], (double)c[13], (double)c[118], t[66] / 1e3,
+           NWG, MODE, EPI, BARS ? "" : " no pass barriers", (double)c[66], (double)c[13], (double)c[118], t[66] / 1e3,
            (double)c[66] / (4 * UNITS * PASSES), flop * 132 / (t[66] * 1e-9) / 1e12, (double)c[66] / t[66]);
     printf("    CTA 0's warpgroups done after %llu / %llu / %llu cycles a task\n", g[0], g[1], g[2]);
 }
 
-int main() {
+int main(int argc, char **argv) {
+    (void)argv;
     float *logits, *sinks;
     unsigned long long *cyc, *ns;
     cudaMalloc(&logits, 64ull * KV * 4);
@@ -184,5 +198,11 @@ int main() {
     run<1, 5, false>(logits, sinks, cyc, ns);
     run<3, 5, false>(logits, sinks, cyc, ns);
     run<3, 6, false>(logits, sinks, cyc, ns);
+    if (argc > 1) { /* --epi: the head sums' forms (relu_fma), alone and with the chains */
+        run<3, 5, false, 1>(logits, sinks, cyc, ns);
+        run<3, 5, false, 2>(logits, sinks, cyc, ns);
+        run<3, 1, false, 1>(logits, sinks, cyc, ns);
+        run<3, 1, false, 2>(logits, sinks, cyc, ns);
+    }
     return 0;
 }
