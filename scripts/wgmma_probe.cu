@@ -2,7 +2,8 @@
  * megakernel at M=128 KV=65536 (512 keys of a request x 16 token groups of 4 tokens = 8
  * passes of 16 units; a unit = 64 keys x one group = a chain of 4 m64n128k32 e4m3 wgmmas from
  * shared memory), keys and queries resident in shared memory (no copies, no mbarriers), the
- * units dealt to NWG warpgroups as in mrt_index_logits_tile_wg, a CTA barrier a pass.
+ * units dealt to NWG warpgroups as in mrt_index_logits_tile_wg, a CTA barrier a pass (or none:
+ * BARS).
  * MODE 0: chain, wait, one accumulator read (the tile's -DMRT_MEGA_IL_STOP=2 without loads);
  * 1: + the tile's head sums (relu, times wI, the quad's shuffles: its STOP=3);
  * 2: + the logits' stores (the tile's work without its loads);

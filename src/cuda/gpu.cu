@@ -80,8 +80,9 @@ extern "C" int mrt_gpu_watchdog_report(char *buf, size_t n) {
         char line[320];
         unsigned code = d[3];
         if (code == MRT_DIAG_EMPTY_WAIT)
-            snprintf(line, sizeof line, "block %u thread %u: %s loader waited > %lld cycles for stage %u (parity %u, K block %u) to be released\n",
-                     d[1], d[2], d[7] == 1 ? "activation" : "weight", (long long)MRT_SPIN_LIMIT_CYCLES, d[4], d[5], d[6]);
+            snprintf(line, sizeof line, "block %u thread %u: %s loader waited > %lld cycles for stage %u (parity %u, %s %u) to be released\n",
+                     d[1], d[2], d[7] == 1 ? "activation" : d[7] == 2 ? "weight" : "index-logits key",
+                     (long long)MRT_SPIN_LIMIT_CYCLES, d[4], d[5], d[7] == 3 ? "key pass" : "K block", d[6]);
         else if (code == MRT_DIAG_TILE_STUCK)
             snprintf(line, sizeof line, "block %u: GEMM tile (batch %u, n0 %u, m0 %u, split %u, K blocks %u..%u) not done after %lld cycles: weights issued %d, activations issued %d, consumed %d / %d\n",
                      d[1], d[4], d[5], d[6], d[7], d[8], d[8] + d[9], (long long)MRT_SPIN_LIMIT_CYCLES, (int)d[10], (int)d[11], (int)d[12], (int)d[13]);

@@ -217,7 +217,7 @@ static __device__ __forceinline__ int mrt_mbar_try_suspend(uint32_t bar, uint32_
 #define MRT_DIAG_MAGIC 0x6d727464u
 enum {
     MRT_DIAG_EMPTY_WAIT = 1, /* a loader waited for a stage to be released: v = stage, parity, k block, role
-                                (1 activations, 2 weights) */
+                                (1 activations, 2 weights; 3 E1's keys, index_logits_wg.cuh: v2 its key pass) */
     MRT_DIAG_TILE_STUCK = 2, /* the watchdog: v = batch, n0, m0, split, kb0, nkb, progress[4] */
     MRT_DIAG_FULL_WAIT = 4,  /* a consumer waited for a stage / the scales: v = smem address, parity */
     MRT_DIAG_MEGA_WAIT = 5,  /* the megakernel's event wait: v = worker, slot, task, event, expected, seen */
