@@ -229,7 +229,7 @@ static __device__ __noinline__ void mrt_mega_il_tile8(const mrt_mega_op &o, cons
 /* The tile at 32 or 64 heads, its key buffers released as RELEASE says. A function of its own
  * for each RELEASE, called by the one below: the four tiles in one function spilled 272 / 620
  * bytes (TN 16) against 64-84 / 168-280 for the two. */
-template <int RELEASE> MRT_MEGA_E1_FN void mrt_mega_il_tile_rel(MRT_MEGA_IL_PARAMS) {
+template <int RELEASE> static __device__ __forceinline__ void mrt_mega_il_tiles(MRT_MEGA_IL_PARAMS) {
     if (o.il.heads == 32)
         mrt_index_logits_tile_wg<4, MRT_MEGA_ILW_STAGES, MRT_MEGA_IL_STOP, MRT_MEGA_ILW_GROUPS, true, MRT_MEGA_ILW_WGS,
                                  RELEASE>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0,
@@ -239,13 +239,24 @@ template <int RELEASE> MRT_MEGA_E1_FN void mrt_mega_il_tile_rel(MRT_MEGA_IL_PARA
                                  RELEASE>(o.il, (int)pl[0], (int)pl[1], (int)pl[2], smem, (int)threadIdx.x, 0,
                                           0x7fffffff, &maps MRT_MEGA_IL_DIAG);
 }
+template <int RELEASE> MRT_MEGA_E1_FN void mrt_mega_il_tile_rel(MRT_MEGA_IL_PARAMS) {
+    mrt_mega_il_tiles<RELEASE>(MRT_MEGA_IL_ARGS);
+}
+/* -DMRT_MEGA_ILW_REL_OUTER=1 (prepared in session 49, not measured): the release's tiles
+ * inline in E1's function (as when they were its only tiles: M=128 KV=65536 285 us against
+ * 289.7 behind the call, session 49 run 6), the barrier's still a call of its own. */
+#ifndef MRT_MEGA_ILW_REL_OUTER
+#define MRT_MEGA_ILW_REL_OUTER 0
+#endif
 MRT_MEGA_E1_FN void mrt_mega_il_tile_wg(MRT_MEGA_IL_PARAMS) {
     if (threadIdx.x >= MRT_MEGA_ILW_WGS * 128) return;
     const int tpg = o.il.heads == 32 ? 4 : 2, units = 2 * min(MRT_MEGA_ILW_GROUPS, (o.il.n + tpg - 1) / tpg);
-    if (MRT_MEGA_ILW_RELEASE > 0 && units >= MRT_MEGA_ILW_RELEASE_UNITS)
-        mrt_mega_il_tile_rel<MRT_MEGA_ILW_RELEASE>(MRT_MEGA_IL_ARGS);
-    else
+    if (MRT_MEGA_ILW_RELEASE > 0 && units >= MRT_MEGA_ILW_RELEASE_UNITS) {
+        if (MRT_MEGA_ILW_REL_OUTER) mrt_mega_il_tiles<MRT_MEGA_ILW_RELEASE>(MRT_MEGA_IL_ARGS);
+        else mrt_mega_il_tile_rel<MRT_MEGA_ILW_RELEASE>(MRT_MEGA_IL_ARGS);
+    } else {
         mrt_mega_il_tile_rel<0>(MRT_MEGA_IL_ARGS);
+    }
 }
 #endif
 
