@@ -42,7 +42,8 @@ static __device__ __forceinline__ void cta_bar() { asm volatile("bar.sync 0, 384
  * on the FMA pipe (the tile would fold the 1/2 into the key scale; the sum's rounding changes,
  * so bytes differ from the tile's within the reference's tolerance); 2: odd column blocks as 1,
  * even as 0 (the pipes balanced). The question for the next session: whether the head sums
- * are bound by the ALU pipe (fmax at half the FMA rate) rather than by issue. */
+ * are bound by fmax's pipe (if it issues at half the FMA rate: to be checked) rather than by
+ * issue. */
 template <int EPI> static __device__ __forceinline__ float relu_fma(float w, float x, float s, int c) {
     if (EPI == 1 || (EPI == 2 && (c & 1))) return fmaf(w, fabsf(x), fmaf(w, x, s));
     return fmaf(w, fmaxf(x, 0.0f), s);
