@@ -403,6 +403,19 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             const int q = ((g0 - g_lo) / GROUPS) * npass + p;
             const int js = j0 + p * MRT_ILW_KEYS, buf = (REL ? q : p) % STAGES, nb = (p + STAGES - 1) % STAGES;
             /* buffer nb was last read by pass p - 1, released by its closing barrier */
+            /* the pass's end: REL releases its buffer (RELEASE 2: then loads the pass after next)
+             * and a barrier closes only the chunk's last pass; without REL a barrier closes each
+             * pass: this pass's key buffer (next-but-one pass) and, after the last pass, the
+             * queries, weights and positions (next group chunk) are rewritten */
+            auto pass_end = [&]() {
+                if (REL) {
+                    __syncwarp(); /* this warp's reads of the pass's keys and scales are done */
+                    if (lane == 0) mrt_mbar_arrive(ebar + 8 * buf);
+                    if (RELEASE == 2 && q + STAGES - 1 < nq && tid < 32) keys_issue(q + STAGES - 1);
+                    if (p < npass - 1) return;
+                }
+                mrt_il_bar<THREADS>();
+            };
             if constexpr (TMA) {
                 if (REL) {
                     if (RELEASE == 1 && q + STAGES - 1 < nq && tid < 32) keys_issue(q + STAGES - 1);
@@ -434,14 +447,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
             if (first_pass && tid == 0 && p == 0 && g0 == g_lo) *first_pass = mrt_globaltimer();
 #endif
             if (STOP == 1) {
-                if (REL) {
-                    __syncwarp();
-                    if (lane == 0) mrt_mbar_arrive(ebar + 8 * buf);
-                    if (RELEASE == 2 && q + STAGES - 1 < nq && tid < 32) keys_issue(q + STAGES - 1);
-                    if (p == npass - 1) mrt_il_bar<THREADS>();
-                } else {
-                    mrt_il_bar<THREADS>();
-                }
+                pass_end();
                 continue;
             }
             const float *ks = ks_s + buf * MRT_ILW_KEYS;
@@ -512,15 +518,7 @@ static __device__ void mrt_index_logits_tile_wg(const mrt_index_logits_args &a, 
                 }
             }
             if (STOP >= 2 && sink == -1.25e-37f) a.logits[0] = sink; /* never true; keeps sink live */
-            if (REL) {
-                /* this warp's reads of the pass's keys and scales are done (its wgmmas waited for) */
-                __syncwarp();
-                if (lane == 0) mrt_mbar_arrive(ebar + 8 * buf);
-                if (RELEASE == 2 && q + STAGES - 1 < nq && tid < 32) keys_issue(q + STAGES - 1);
-                if (p < npass - 1) continue; /* the chunk's last pass closes with the barrier below */
-            }
-            mrt_il_bar<THREADS>(); /* this pass's key buffer (next-but-one pass) and, after the last pass,
-                           * the queries, weights and positions (next group chunk) are rewritten */
+            pass_end();
         }
     }
     if constexpr (TMA)
