@@ -28,7 +28,7 @@
 #define PASSES 8     /* 4 passes of 128 keys x 2 chunks of 8 groups */
 #define UNITS 16     /* a pass: 8 groups x 2 halves of 64 keys */
 #define KV 65536
-#define SMEM (16384 + 8 * 16384 + 8 * 512 + 1024)
+#define SMEM (16384 + 8 * 16384 + 8 * 512 + 2048) /* + 1024: EPI 4's padded layout */
 
 static __device__ __forceinline__ unsigned long long gtime() {
     unsigned long long t;
@@ -49,17 +49,48 @@ template <int EPI> static __device__ __forceinline__ float relu_fma(float w, flo
     return fmaf(w, fmaxf(x, 0.0f), s);
 }
 /* the tile's epilogue: per token of the group, the thread's two keys; then the quad's sums */
+/* How the head weights reach the registers: EPI 0-2 as the tile (wv_s[8 c + 2 quad + j], which
+ * ptxas makes 16 generic 8-byte loads a unit: the probe's pointer, like the tile's, has lost its
+ * address space); 3: none (literals: the loads' cost, logits wrong; alone (MODE 5) ptxas hoists
+ * the sums out of the loop); 4: 8 shared 16-byte loads of a layout permuted per quad ([quad][c][j]
+ * with the quads 36 floats apart: a thread's 32 weights in a row, 4 quads in other banks; run 2
+ * had them 32 apart, a 4-way bank conflict: 108k cycles); 5: the tile's
+ * 16 loads as ld.shared.v2 (the generic-to-shared path's cost). EPI 3-5 use the fmax form. */
+static __device__ __forceinline__ float2 lds2(const float *p) {
+    float2 v;
+    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"(mrt_smem_u32(p)));
+    return v;
+}
+static __device__ __forceinline__ float4 lds4(const float *p) {
+    float4 v;
+    asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "r"(mrt_smem_u32(p)));
+    return v;
+}
 template <int EPI>
 static __device__ __forceinline__ mrt_ilw_sums<4> head_sums(const float (&acc)[64], const float *wv_s, int quad) {
     float s[4][2];
 #pragma unroll
     for (int tl = 0; tl < 4; tl++) s[tl][0] = s[tl][1] = 0.0f;
+    float wr[32]; /* EPI 3-5: this thread's weights, wr[2 c + j] */
+#pragma unroll
+    for (int c = 0; c < 16; c++) {
+        if (EPI == 3) wr[2 * c] = 0.01f * (float)(c - 8), wr[2 * c + 1] = 0.02f * (float)(c - 7);
+        if (EPI == 4 && c % 2 == 0) {
+            const float4 v = lds4(wv_s + 36 * quad + 2 * c); /* quads 144 bytes apart: other banks */
+            wr[2 * c] = v.x, wr[2 * c + 1] = v.y, wr[2 * c + 2] = v.z, wr[2 * c + 3] = v.w;
+        }
+        if (EPI == 5) {
+            const float2 v = lds2(wv_s + 8 * c + 2 * quad);
+            wr[2 * c] = v.x, wr[2 * c + 1] = v.y;
+        }
+    }
 #pragma unroll
     for (int c = 0; c < 16; c++) {
         const int tl = 8 * c / 32;
 #pragma unroll
         for (int j = 0; j < 2; j++) {
-            const float wv = wv_s[8 * c + 2 * quad + j];
+            const float wv = EPI >= 3 ? wr[2 * c + j] : wv_s[8 * c + 2 * quad + j];
             s[tl][0] = relu_fma<EPI>(wv, acc[4 * c + j], s[tl][0], c);
             s[tl][1] = relu_fma<EPI>(wv, acc[4 * c + 2 + j], s[tl][1], c);
         }
@@ -180,7 +211,6 @@ static void run(float *logits, float *sinks, unsigned long long *cyc, unsigned l
 }
 
 int main(int argc, char **argv) {
-    (void)argv;
     float *logits, *sinks;
     unsigned long long *cyc, *ns;
     cudaMalloc(&logits, 64ull * KV * 4);
@@ -200,11 +230,25 @@ int main(int argc, char **argv) {
     run<1, 5, false>(logits, sinks, cyc, ns);
     run<3, 5, false>(logits, sinks, cyc, ns);
     run<3, 6, false>(logits, sinks, cyc, ns);
-    if (argc > 1) { /* --epi: the head sums' forms (relu_fma), alone and with the chains */
+    if (argc > 1 && argv[1][2] == 'e') { /* --epi: the head sums' forms (relu_fma), alone and with the chains */
         run<3, 5, false, 1>(logits, sinks, cyc, ns);
         run<3, 5, false, 2>(logits, sinks, cyc, ns);
         run<3, 1, false, 1>(logits, sinks, cyc, ns);
         run<3, 1, false, 2>(logits, sinks, cyc, ns);
+    }
+    if (argc > 1 && argv[1][2] == 'w') { /* --wv: how the head weights are loaded (head_sums' EPI 3-5) */
+        for (int r = 0; r < 2; r++) {
+            run<3, 1, false, 0>(logits, sinks, cyc, ns);
+            run<3, 1, false, 3>(logits, sinks, cyc, ns);
+            run<3, 1, false, 4>(logits, sinks, cyc, ns);
+            run<3, 1, false, 5>(logits, sinks, cyc, ns);
+        }
+        run<3, 5, false, 3>(logits, sinks, cyc, ns);
+        run<3, 5, false, 4>(logits, sinks, cyc, ns);
+        run<3, 5, false, 5>(logits, sinks, cyc, ns);
+        run<3, 6, false, 3>(logits, sinks, cyc, ns);
+        run<3, 6, false, 4>(logits, sinks, cyc, ns);
+        run<3, 1, true, 4>(logits, sinks, cyc, ns);
     }
     return 0;
 }

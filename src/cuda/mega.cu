@@ -242,9 +242,10 @@ template <int RELEASE> static __device__ __forceinline__ void mrt_mega_il_tiles(
 template <int RELEASE> MRT_MEGA_E1_FN void mrt_mega_il_tile_rel(MRT_MEGA_IL_PARAMS) {
     mrt_mega_il_tiles<RELEASE>(MRT_MEGA_IL_ARGS);
 }
-/* -DMRT_MEGA_ILW_REL_OUTER=1 (prepared in session 49, not measured): the release's tiles
- * inline in E1's function (as when they were its only tiles: M=128 KV=65536 285 us against
- * 289.7 behind the call, session 49 run 6), the barrier's still a call of its own. */
+/* -DMRT_MEGA_ILW_REL_OUTER=1: the release's tiles inline in E1's function (as when they were
+ * its only tiles: M=128 KV=65536 285 us against 289.7 behind the call, session 49 run 6), the
+ * barrier's still a call of its own. Session 50 run 1: M=128 KV=65536 -3 to -6.5 us, M=16
+ * KV=8192 +0.5 to +0.85: not the default. */
 #ifndef MRT_MEGA_ILW_REL_OUTER
 #define MRT_MEGA_ILW_REL_OUTER 0
 #endif
