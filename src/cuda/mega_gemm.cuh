@@ -376,10 +376,49 @@ static __device__ __forceinline__ int mrt_mega_fin_threads(const mrt_mega_op &o,
 /* A gemm_fp8 unit's finalization = jobs (row, piece): Q_B's pieces are heads, QKV_A q's
  * 128-column scale blocks, INDEX_Q's heads; QKV_A kv and INDEX_K take whole rows. */
 struct mrt_mega_fin_unit {
-    int m0, u0, u1, pieces, h0, width, jobs;
-    mrt_smalldiv per_row; /* a job's row and piece: job / pieces, a divide less a job */
+    int m0, m1, u0, u1, pieces, h0, width, jobs;
+    int rows; /* rows a job: 1, or INDEX_Q's R (mrt_mega_iq_rows_of) */
+    mrt_smalldiv per_row; /* a job's row block and piece: job / pieces, a divide less a job */
 };
-static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const mrt_mega_op &o, const uint32_t *pl) {
+/* INDEX_Q jobs of several rows (mrt_mega_iq_rows_job): where a split D1 unit has more rows than
+ * its members have one-warp groups (more than 24 tokens a tile at GLM-5's split 2), a group
+ * takes R rows a job, so the unit's jobs take fewer rounds of its groups. Why: a job is a chain
+ * of round trips (claim, loads, epilogue, signals: ~4.5-6 us at M=128), and at M=128 a D1
+ * unit's 128 one-row jobs ran ~5.3 rounds (computed -> published 24.5 us median; H200, session
+ * 51 run 1), on the critical path at M=64 and holding 60 of D0's tiles at M=128. R is the
+ * kernel's (its tile width TN), chosen where ptxas's allocation of E1's tile functions in that
+ * kernel stays as it was: any new call in the kernel body can move it (4 rows a job in the TN
+ * 64 kernel spilled E1's tiles 40 -> 76 / 180 and 172 -> 204 / 452 bytes, and M=64 KV=65536
+ * took 185 us against 174; session 51 run 2). TN < 32: 1 (a unit's rows never outnumber its
+ * groups, and M <= 16's kernels carry none of this code); TN 32: 1 (2 moved E1's tiles); TN
+ * 64: 2; TN 128: 4 (E1's tiles as they were). Needs warp 3's row factors (MRT_MEGA_IQ_RFAC)
+ * and a 128-value head with its RoPE pairs in one warp (mrt_mega_iq_rows_of). */
+#ifndef MRT_MEGA_IQ_ROWS_TN32
+#define MRT_MEGA_IQ_ROWS_TN32 1
+#endif
+#ifndef MRT_MEGA_IQ_ROWS_TN64
+#define MRT_MEGA_IQ_ROWS_TN64 2
+#endif
+#ifndef MRT_MEGA_IQ_ROWS_TN128
+#define MRT_MEGA_IQ_ROWS_TN128 4
+#endif
+template <int TN>
+struct mrt_mega_iq_rows {
+    static constexpr int R = !MRT_MEGA_IQ_RFAC || TN < 32 ? 1
+                             : TN == 32                  ? MRT_MEGA_IQ_ROWS_TN32
+                             : TN == 64                  ? MRT_MEGA_IQ_ROWS_TN64
+                                                         : MRT_MEGA_IQ_ROWS_TN128;
+};
+static __device__ __forceinline__ int mrt_mega_iq_rows_of(const mrt_mega_op &o, int rows, int pieces, int rmax) {
+    const int groups = o.nsplit * MRT_MEGA_GROUPS * 4; /* one-warp groups: 12 a member */
+    if (rmax == 1 || !mrt_mega_iq_loads_first(o) || o.epi.dim != 128 || o.epi.rope > 64 || o.nsplit < 2 ||
+        rows * pieces <= groups)
+        return 1;
+    return rmax;
+}
+/* rmax: rows an INDEX_Q job may take (mrt_mega_iq_rows<TN>::R of the kernel; 1 for a lone tile) */
+static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const mrt_mega_op &o, const uint32_t *pl,
+                                                                         int rmax) {
     const mrt_epi_args &e = o.epi;
     mrt_mega_fin_unit u;
     u.m0 = (int)pl[0], u.u0 = (int)pl[2], u.u1 = (int)pl[3]; /* the unit: final_unit() of src/ops/gemm_fp8.c */
@@ -395,7 +434,9 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
     if (o.epi_kind == MRT_EPI_INDEX_Q)
         u.h0 = (int)mrt_fastdiv_q((uint32_t)u.u0, e.head_of_col),
         u.pieces = (int)mrt_fastdiv_q((uint32_t)(u.u1 - u.u0), e.head_of_col);
-    u.jobs = ((int)pl[1] - u.m0) * u.pieces;
+    u.m1 = (int)pl[1];
+    u.rows = o.epi_kind == MRT_EPI_INDEX_Q ? mrt_mega_iq_rows_of(o, u.m1 - u.m0, u.pieces, rmax) : 1;
+    u.jobs = (u.m1 - u.m0 + u.rows - 1) / u.rows * u.pieces;
     u.per_row = mrt_smalldiv_make(u.pieces); /* jobs < 2^23: rows of a tile times its pieces */
     return u;
 }
@@ -440,9 +481,84 @@ struct mrt_mega_iq_probe {
 #else
 #define MRT_MEGA_JOB_REPS 1
 #endif
+#if MRT_MEGA_IQ_RFAC
+/* R rows of one INDEX_Q head by one warp: L = 32 / R lanes a row, each with C = 128 / L
+ * adjacent columns in registers (the RoPE pairs (2i, 2i + 1) stay in a lane), summed over the
+ * split planes by the same mrt_sum_splits as mrt_epi_sum_columns, then mrt_epi_index_q_t's
+ * element-wise steps on them: the fold by warp 3's row factor, RoPE, the head's amax (a max
+ * over the row's lanes: the same value in any order), the power-of-two quantization, the gate
+ * partials summed in order into the head weight. The same operations on the same values as
+ * the one-row job, so the same bytes. A call: its registers (C sums, the RoPE pairs) stay out
+ * of the kernel body's allocation. */
+template <int R>
+static __device__ __noinline__ void mrt_mega_iq_rows_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job) {
+    constexpr int L = 32 / R, C = 128 / L, V = C / 4;
+    const mrt_epi_args &e = o.epi;
+    const int lane = (int)threadIdx.x & 31, sub = lane % L, first = lane - sub;
+    const int jr = mrt_smalldiv_q(job, u.per_row), h = u.h0 + job - jr * u.pieces;
+    const int row = u.m0 + jr * R + lane / L, d0 = sub * C;
+    const bool live = row < u.m1;
+    const int rrow = live ? row : u.m0; /* a row past the unit's loads the first row's, stores nothing */
+    float4 v[V];
+    mrt_sum_splits<V, 2>(o.part + (long long)rrow * e.N + h * e.dim + d0, (long long)e.M * e.N, o.nsplit, v);
+    float gv[R]; /* gate partials sub, sub + L, ... of the row */
+#pragma unroll
+    for (int k = 0; k < R; k++) gv[k] = k * L + sub < e.gate_partials ? mrt_epi_iq_gate(e, rrow, h, k * L + sub) : 0.0f;
+    float cs[C / 2], sn[C / 2];
+    const float *rcs = e.rope_cs + (size_t)e.pos[rrow] * e.rope;
+#pragma unroll
+    for (int p = 0; p < C / 2; p++)
+        if (d0 + 2 * p < e.rope) cs[p] = rcs[d0 / 2 + p], sn[p] = rcs[e.rope / 2 + d0 / 2 + p];
+    const float r = mrt_mega_iq_rfac[rrow - u.m0];
+    float q[C], amax = 0;
+#pragma unroll
+    for (int k = 0; k < V; k++)
+        q[4 * k] = mrt_q_b_fold(v[k].x, r), q[4 * k + 1] = mrt_q_b_fold(v[k].y, r),
+        q[4 * k + 2] = mrt_q_b_fold(v[k].z, r), q[4 * k + 3] = mrt_q_b_fold(v[k].w, r);
+#pragma unroll
+    for (int p = 0; p < C / 2; p++)
+        if (d0 + 2 * p < e.rope) mrt_rope_pair_rn(&q[2 * p], &q[2 * p + 1], cs[p], sn[p]);
+#pragma unroll
+    for (int c = 0; c < C; c++) amax = fmaxf(amax, fabsf(q[c]));
+#pragma unroll
+    for (int x = L / 2; x > 0; x >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, x));
+    const float qs = mrt_pow2_scale(fmaxf(0.0f, amax)), qi = mrt_pow2_inv(qs);
+    float gs = 0; /* the partials in index order, as the one-row job's lane 0 adds them */
+#pragma unroll
+    for (int k = 0; k < R; k++)
+        for (int j = 0; j < L; j++) {
+            const float x = __shfl_sync(0xffffffffu, gv[k], first + j);
+            if (k * L + j < e.gate_partials) gs = __fadd_rn(gs, x);
+        }
+    if (!live) return;
+    uint32_t w[C / 4];
+#pragma unroll
+    for (int k = 0; k < C / 4; k++) {
+        w[k] = 0;
+#pragma unroll
+        for (int b = 0; b < 4; b++) w[k] |= (uint32_t)mrt_f32_to_e4m3(__fmul_rn(q[4 * k + b], qi)) << (8 * b); /* = / qs */
+    }
+    uint8_t *dst = e.q8i + ((size_t)row * e.heads + h) * e.dim + d0;
+    if (C == 8) *(uint2 *)dst = make_uint2(w[0], w[1]);
+#pragma unroll
+    for (int k = 0; k < C / 16; k++) ((uint4 *)dst)[k] = make_uint4(w[4 * k], w[4 * k + 1], w[4 * k + 2], w[4 * k + 3]);
+    if (sub == 0) e.wI[row * e.heads + h] = mrt_epi_iq_weight(e, gs, qs);
+}
+#endif
+
+template <int R>
 static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
                                         mrt_mega_fin_smem &sm, int gi) {
     const mrt_epi_args &e = o.epi;
+#if MRT_MEGA_IQ_RFAC
+    if constexpr (R > 1) {
+        if (u.rows > 1) { /* INDEX_Q's R rows a job (one-warp groups: mrt_mega_iq_rows_of) */
+            mrt_mega_iq_rows_job<R>(o, u, job);
+            g.sync(); /* the job's stores before its group's signals (thread 0's release) */
+            return;
+        }
+    }
+#endif
     const int jr = mrt_smalldiv_q(job, u.per_row), N = e.N, row = u.m0 + jr, pc = job - jr * u.pieces;
     int c0 = u.u0, c1 = u.u1; /* the job's columns: QKV_A kv, INDEX_K (whole unit) */
     if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) c0 = u.u0 + 128 * pc, c1 = c0 + 128;
@@ -500,10 +616,10 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
 /* A lone tile's finalization: all of its unit's jobs, three groups of 128 threads side by
  * side (named barriers 2-4). */
 static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm) {
-    const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
+    const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl, 1);
     const int gi = (int)threadIdx.x / 128;
     const mrt_grp g = {(int)threadIdx.x - gi * 128, 128, 2 + gi};
-    for (int job = gi; job < u.jobs; job += MRT_MEGA_GROUPS) mrt_mega_fin_job(o, u, job, g, sm, gi);
+    for (int job = gi; job < u.jobs; job += MRT_MEGA_GROUPS) mrt_mega_fin_job<1>(o, u, job, g, sm, gi);
 }
 
 /* A reduce group's finalization counter, epoch-scaled (no reset between steps): jobs claimed. */
@@ -563,14 +679,14 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
  * -DMRT_MEGA_QA_WEIGHTS_FIRST): a QKV_A q unit's group loading its w_qn factors once before
  * its first claim, level at M <= 64 (M=16 KV=8192 65.80 / 65.89 against 66.10 / 65.76 us),
  * M=128 KV=1024 161.59 against 159.35. */
-template <class PUB>
+template <int R, class PUB>
 static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi, const PUB &pub
 #ifdef MRT_MEGA_FIN_PROBE
                                                  , unsigned long long *ph
 #endif
 ) {
-    const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl);
+    const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl, R);
 #ifdef MRT_MEGA_FIN_PROBE
     bool first = true;
 #endif
@@ -586,7 +702,7 @@ static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         g.sync();
         const int job = sm.job[gi];
         if (job < 0) break;
-        mrt_mega_fin_job(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
+        mrt_mega_fin_job<R>(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1
         if (ph && gi == 0 && g.tid == 0 && first) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif

@@ -281,7 +281,8 @@ static __device__ void mrt_epi_index_k(const mrt_grp &g, const mrt_epi_args &a, 
     if (i == 0) memcpy(base + a.block_tokens * 128 + off * 4, &ks, 4);
 }
 
-/* Q_B's value of GEMM sum c with the row's folded q_a norm factor r, rounded to bf16. */
+/* Q_B's (and INDEX_Q's) value of GEMM sum c with the row's folded q_a norm factor r, rounded
+ * to bf16. */
 static __device__ __forceinline__ float mrt_q_b_fold(float c, float r) { return mrt_round_bf16(__fmul_rn(c, r)); }
 
 /* Q_B, columns [c0, c1) of one head of one row: fold the q_a norm, round to bf16, keep
@@ -339,6 +340,11 @@ static __device__ __forceinline__ mrt_epi_iq_loads mrt_epi_index_q_load(const mr
     return l;
 }
 
+/* INDEX_Q's folded head weight of (row, head) from its gate sum gs and its q scale qs. */
+static __device__ __forceinline__ float mrt_epi_iq_weight(const mrt_epi_args &a, float gs, float qs) {
+    return __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), a.iq_c1), a.iq_c2);
+}
+
 /* probe(k) marks the epilogue's steps for a diagnostic (the megakernel's -DMRT_MEGA_FIN_PROBE=4
  * and 5: k = 0 the row factor done, 1 the head's RoPE done, 2 the row inputs in the row buffer);
  * nothing by default */
@@ -385,7 +391,7 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
         r = mrt_fold_factor_warp(a.ssq_in, row, a.K / 128, a.K, a.eps);
     }
     probe(0);
-    for (int d = i; d < a.dim; d += g.n) rowbuf[d] = mrt_round_bf16(__fmul_rn(mrt_epi_at(cr, h * a.dim + d), r));
+    for (int d = i; d < a.dim; d += g.n) rowbuf[d] = mrt_q_b_fold(mrt_epi_at(cr, h * a.dim + d), r);
     g.sync();
     if (i < a.rope / 2) {
         float x = rowbuf[2 * i], y = rowbuf[2 * i + 1];
@@ -399,7 +405,7 @@ static __device__ __forceinline__ void mrt_epi_index_q_t(const mrt_grp &g, const
     const float qs = mrt_pow2_scale(mrt_grp_max(g, amax, fscratch)), qi = mrt_pow2_inv(qs);
     for (int d = i; d < a.dim; d += g.n)
         a.q8i[((size_t)row * a.heads + h) * a.dim + d] = mrt_f32_to_e4m3(__fmul_rn(rowbuf[d], qi)); /* = / qs */
-    if (i == 0) a.wI[row * a.heads + h] = __fmul_rn(__fmul_rn(__fmul_rn(gs, qs), a.iq_c1), a.iq_c2);
+    if (i == 0) a.wI[row * a.heads + h] = mrt_epi_iq_weight(a, gs, qs);
 }
 static __device__ void mrt_epi_index_q(const mrt_grp &g, const mrt_epi_args &a, const mrt_epi_row &cr, int row, int h,
                                        float *fscratch, float *rowbuf) {

@@ -131,6 +131,11 @@ int main(int argc, char **argv) {
         /* 8 tokens a request: E1's 2 token groups are 4 units a pass, so its third
          * warpgroup multiplies too (MRT_MEGA_ILW_WGS, mega.cu) */
         one_cfg(glm5_config_reduced(), (glm5_shape){16, 2, 300}, MRT_POLICY_ROUNDROBIN, 0);
+        /* 64 tokens a tile, D1 in 2 splits: 64 rows a unit against 24 one-warp groups, so
+         * D1's finalization jobs take 2 rows each (mrt_mega_iq_rows_job, mega_gemm.cuh) */
+        o.split = "D1=2";
+        one_plan(glm5_config_reduced(), (glm5_shape){64, 2, 300}, o, "roundrobin --split D1=2, 64 tokens", 0);
+        o.split = NULL;
 #if MRT_MEGA_TALL
         o.split = NULL, o.block_n = "D0=256"; /* tall tiles */
         one_plan(glm5_config_reduced(), (glm5_shape){4, 2, 300}, o, "roundrobin --block-n D0=256", 0);
@@ -177,6 +182,15 @@ int main(int argc, char **argv) {
         o.split = "A0=1,D1=2", o.policy = MRT_POLICY_CRITICAL_PATH;
         one_plan(glm5_config_glm5(), (glm5_shape){16, 2, 1024}, o, "critical-path --split A0=1,D1=2", 0);
         one((glm5_shape){4, 1, 8192}, MRT_POLICY_CRITICAL_PATH, 0); /* 8 slices a row by default, B0 in 3 K splits */
+    }
+    { /* D1's finalization jobs of several rows (mega_gemm.cuh, mrt_mega_iq_rows_job: 2 rows a
+       * job in the 64-token kernel, 4 in the 128-token one), with a last job whose rows run
+       * past the unit's (33 rows in jobs of 2, 66 in jobs of 4); the 64- and 128-token shapes
+       * below take them too */
+        mrt_plan_opts o = mrt_plan_opts_default();
+        o.split = "D1=2";
+        one_plan(glm5_config_glm5(), (glm5_shape){33, 1, 1024}, o, "--split D1=2, 33 tokens", 0);
+        one_plan(glm5_config_glm5(), (glm5_shape){66, 1, 1024}, o, "--split D1=2, 66 tokens", 0);
     }
     { /* E1's TMA loads (index_logits_wg.cuh): cache blocks of 16 keys (8 boxes a pass) and of
        * 256 (boxes of 128 keys inside a block), a context that ends inside a block */
