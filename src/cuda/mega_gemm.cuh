@@ -402,12 +402,21 @@ struct mrt_mega_fin_unit {
 #ifndef MRT_MEGA_IQ_ROWS_TN128
 #define MRT_MEGA_IQ_ROWS_TN128 4
 #endif
+/* B0's (QKV_A q) rows a job by kernel, chosen the same way (mrt_mega_qa_rows_of): TN 64 none
+ * (2 rows moved E1's tiles there again), TN 128 four. */
+#ifndef MRT_MEGA_QA_ROWS_TN64
+#define MRT_MEGA_QA_ROWS_TN64 1
+#endif
+#ifndef MRT_MEGA_QA_ROWS_TN128
+#define MRT_MEGA_QA_ROWS_TN128 4
+#endif
 template <int TN>
 struct mrt_mega_iq_rows {
     static constexpr int R = !MRT_MEGA_IQ_RFAC || TN < 32 ? 1
                              : TN == 32                  ? MRT_MEGA_IQ_ROWS_TN32
                              : TN == 64                  ? MRT_MEGA_IQ_ROWS_TN64
                                                          : MRT_MEGA_IQ_ROWS_TN128;
+    static constexpr int RQ = TN < 64 ? 1 : TN == 64 ? MRT_MEGA_QA_ROWS_TN64 : MRT_MEGA_QA_ROWS_TN128;
 };
 static __device__ __forceinline__ int mrt_mega_iq_rows_of(const mrt_mega_op &o, int rows, int pieces, int rmax) {
     const int groups = o.nsplit * MRT_MEGA_GROUPS * 4; /* one-warp groups: 12 a member */
@@ -416,9 +425,19 @@ static __device__ __forceinline__ int mrt_mega_iq_rows_of(const mrt_mega_op &o, 
         return 1;
     return rmax;
 }
-/* rmax: rows an INDEX_Q job may take (mrt_mega_iq_rows<TN>::R of the kernel; 1 for a lone tile) */
+/* QKV_A's q units (B0's finalization, on the chain A0 -> B0 -> D0 / D1) the same way
+ * (mrt_mega_qa_rows_job, the kernel's RQ): B0's units have 4 members (48 groups) and one
+ * 128-column piece, so M=128's 128 one-row jobs ran ~2.7 rounds (computed -> published 13.3
+ * us, max 18.6; session 51 run 1). */
+static __device__ __forceinline__ int mrt_mega_qa_rows_of(const mrt_mega_op &o, int rows, int pieces, int rmax) {
+    const int groups = o.nsplit * MRT_MEGA_GROUPS * 4;
+    if (rmax == 1 || o.nsplit < 2 || rows * pieces <= groups) return 1;
+    return rmax;
+}
+/* riq, rqa: rows an INDEX_Q, a QKV_A q job may take (mrt_mega_iq_rows<TN>'s R and RQ of the
+ * kernel; 1 for a lone tile) */
 static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const mrt_mega_op &o, const uint32_t *pl,
-                                                                         int rmax) {
+                                                                         int riq, int rqa) {
     const mrt_epi_args &e = o.epi;
     mrt_mega_fin_unit u;
     u.m0 = (int)pl[0], u.u0 = (int)pl[2], u.u1 = (int)pl[3]; /* the unit: final_unit() of src/ops/gemm_fp8.c */
@@ -435,7 +454,9 @@ static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const m
         u.h0 = (int)mrt_fastdiv_q((uint32_t)u.u0, e.head_of_col),
         u.pieces = (int)mrt_fastdiv_q((uint32_t)(u.u1 - u.u0), e.head_of_col);
     u.m1 = (int)pl[1];
-    u.rows = o.epi_kind == MRT_EPI_INDEX_Q ? mrt_mega_iq_rows_of(o, u.m1 - u.m0, u.pieces, rmax) : 1;
+    u.rows = o.epi_kind == MRT_EPI_INDEX_Q                      ? mrt_mega_iq_rows_of(o, u.m1 - u.m0, u.pieces, riq)
+             : o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora ? mrt_mega_qa_rows_of(o, u.m1 - u.m0, u.pieces, rqa)
+                                                                : 1;
     u.jobs = (u.m1 - u.m0 + u.rows - 1) / u.rows * u.pieces;
     u.per_row = mrt_smalldiv_make(u.pieces); /* jobs < 2^23: rows of a tile times its pieces */
     return u;
@@ -481,6 +502,22 @@ struct mrt_mega_iq_probe {
 #else
 #define MRT_MEGA_JOB_REPS 1
 #endif
+/* C e4m3 codes of value(0 .. C-1) to dst (C in 8, 16, 32; dst aligned to C bytes), in 8- or
+ * 16-byte words: the several-row jobs' quantized columns */
+template <int C, class Value>
+static __device__ __forceinline__ void mrt_mega_store_e4m3(uint8_t *dst, const Value &value) {
+    uint32_t w[C / 4];
+#pragma unroll
+    for (int k = 0; k < C / 4; k++) {
+        w[k] = 0;
+#pragma unroll
+        for (int b = 0; b < 4; b++) w[k] |= (uint32_t)mrt_f32_to_e4m3(value(4 * k + b)) << (8 * b);
+    }
+    if (C == 8) *(uint2 *)dst = make_uint2(w[0], w[1]);
+#pragma unroll
+    for (int k = 0; k < C / 16; k++) ((uint4 *)dst)[k] = make_uint4(w[4 * k], w[4 * k + 1], w[4 * k + 2], w[4 * k + 3]);
+}
+
 #if MRT_MEGA_IQ_RFAC
 /* R rows of one INDEX_Q head by one warp: L = 32 / R lanes a row, each with C = 128 / L
  * adjacent columns in registers (the RoPE pairs (2i, 2i + 1) stay in a lane), summed over the
@@ -531,34 +568,88 @@ static __device__ __noinline__ void mrt_mega_iq_rows_job(const mrt_mega_op &o, c
             if (k * L + j < e.gate_partials) gs = __fadd_rn(gs, x);
         }
     if (!live) return;
-    uint32_t w[C / 4];
-#pragma unroll
-    for (int k = 0; k < C / 4; k++) {
-        w[k] = 0;
-#pragma unroll
-        for (int b = 0; b < 4; b++) w[k] |= (uint32_t)mrt_f32_to_e4m3(__fmul_rn(q[4 * k + b], qi)) << (8 * b); /* = / qs */
-    }
-    uint8_t *dst = e.q8i + ((size_t)row * e.heads + h) * e.dim + d0;
-    if (C == 8) *(uint2 *)dst = make_uint2(w[0], w[1]);
-#pragma unroll
-    for (int k = 0; k < C / 16; k++) ((uint4 *)dst)[k] = make_uint4(w[4 * k], w[4 * k + 1], w[4 * k + 2], w[4 * k + 3]);
+    mrt_mega_store_e4m3<C>(e.q8i + ((size_t)row * e.heads + h) * e.dim + d0,
+                           [&](int c) { return __fmul_rn(q[c], qi); }); /* = / qs */
     if (sub == 0) e.wI[row * e.heads + h] = mrt_epi_iq_weight(e, gs, qs);
 }
 #endif
 
+/* R rows of one QKV_A q piece (128 columns) by one warp: L = 32 / R lanes a row, each with C =
+ * 128 / L adjacent columns, summed over the split planes as mrt_epi_sum_columns does, then
+ * mrt_epi_qkv_a_q_k's steps: bf16, times w_qn, the block's amax (a max over the row's lanes)
+ * and its scale, the quantization, and the block's fp64 sum of squares in the order of 128
+ * threads: virtual warp w (columns 32 w ..) summed by the butterfly of __shfl_xor 16, 8, 4, 2,
+ * 1, then the four in index order from 0. Column 32 w + l sits at position j = l mod C of lane
+ * l / C (in the row's lanes), so a butterfly step o >= C pairs the same position of lanes
+ * o / C apart (a shuffle), a step o < C positions j and j + o of one lane; each step adds
+ * partner to own, and IEEE addition is commutative: the same sums, the same bits. */
 template <int R>
+static __device__ __noinline__ void mrt_mega_qa_rows_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job) {
+    constexpr int L = 32 / R, C = 128 / L, V = C / 4;
+    const mrt_epi_args &e = o.epi;
+    const int lane = (int)threadIdx.x & 31, sub = lane % L, first = lane - sub;
+    const int jr = mrt_smalldiv_q(job, u.per_row), c0 = u.u0 + 128 * (job - jr * u.pieces);
+    const int row = u.m0 + jr * R + lane / L, d0 = c0 + sub * C;
+    const bool live = row < u.m1;
+    const int rrow = live ? row : u.m0;
+    float4 v[V];
+    mrt_sum_splits<V, 2>(o.part + (long long)rrow * e.N + d0, (long long)e.M * e.N, o.nsplit, v);
+    uint4 wq[C / 8]; /* w_qn of the lane's columns, 8 bf16 a word */
+#pragma unroll
+    for (int k = 0; k < C / 8; k++) wq[k] = *(const uint4 *)(e.w_qn + d0 + 8 * k);
+    float y[C], amax = 0;
+    double a[C];
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+        const float4 &f = v[c / 4];
+        const float q = mrt_round_bf16(c % 4 == 0 ? f.x : c % 4 == 1 ? f.y : c % 4 == 2 ? f.z : f.w);
+        y[c] = __fmul_rn(mrt_bf16_to_f32(mrt_chunk_bf16(wq[c / 8], c % 8)), q);
+        a[c] = (double)q * (double)q;
+        amax = fmaxf(amax, fabsf(y[c]));
+    }
+#pragma unroll
+    for (int x = L / 2; x > 0; x >>= 1) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, x));
+    const float s = mrt_block_scale(fmaxf(0.0f, amax));
+#pragma unroll
+    for (int st = 16; st >= C; st >>= 1) /* butterfly steps across lanes */
+#pragma unroll
+        for (int c = 0; c < C; c++) a[c] += __shfl_xor_sync(0xffffffffu, a[c], st / C);
+#pragma unroll
+    for (int st = C / 2; st > 0; st >>= 1) /* and within the lane */
+#pragma unroll
+        for (int c = 0; c < st; c++) a[c] += a[c + st];
+    double ss = 0; /* virtual warps 0..3 in order: warp w's sum is at lanes w * 32 / C .. */
+#pragma unroll
+    for (int w = 0; w < 4; w++) ss += __shfl_sync(0xffffffffu, a[0], first + w * (32 / C));
+    if (!live) return;
+    mrt_mega_store_e4m3<C>(e.qr8 + (size_t)row * e.q_lora + d0, [&](int c) { return __fdiv_rn(y[c], s); });
+    if (sub == 0) {
+        e.sqr[row * (e.q_lora / 128) + c0 / 128] = s;
+        e.ssq_out[row * (e.q_lora / 128) + c0 / 128] = (float)ss;
+    }
+}
+
+template <int R, int RQ>
 static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin_unit &u, int job, const mrt_grp &g,
                                         mrt_mega_fin_smem &sm, int gi) {
     const mrt_epi_args &e = o.epi;
+    /* several rows a job (one-warp groups: mrt_mega_iq_rows_of, mrt_mega_qa_rows_of) */
 #if MRT_MEGA_IQ_RFAC
     if constexpr (R > 1) {
-        if (u.rows > 1) { /* INDEX_Q's R rows a job (one-warp groups: mrt_mega_iq_rows_of) */
+        if (u.rows > 1 && o.epi_kind == MRT_EPI_INDEX_Q) {
             mrt_mega_iq_rows_job<R>(o, u, job);
             g.sync(); /* the job's stores before its group's signals (thread 0's release) */
             return;
         }
     }
 #endif
+    if constexpr (RQ > 1) {
+        if (u.rows > 1 && o.epi_kind == MRT_EPI_QKV_A) {
+            mrt_mega_qa_rows_job<RQ>(o, u, job);
+            g.sync(); /* as above */
+            return;
+        }
+    }
     const int jr = mrt_smalldiv_q(job, u.per_row), N = e.N, row = u.m0 + jr, pc = job - jr * u.pieces;
     int c0 = u.u0, c1 = u.u1; /* the job's columns: QKV_A kv, INDEX_K (whole unit) */
     if (o.epi_kind == MRT_EPI_QKV_A && u.u0 < e.q_lora) c0 = u.u0 + 128 * pc, c1 = c0 + 128;
@@ -616,10 +707,10 @@ static __device__ void mrt_mega_fin_job(const mrt_mega_op &o, const mrt_mega_fin
 /* A lone tile's finalization: all of its unit's jobs, three groups of 128 threads side by
  * side (named barriers 2-4). */
 static __device__ void mrt_mega_finalize(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm) {
-    const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl, 1);
+    const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl, 1, 1);
     const int gi = (int)threadIdx.x / 128;
     const mrt_grp g = {(int)threadIdx.x - gi * 128, 128, 2 + gi};
-    for (int job = gi; job < u.jobs; job += MRT_MEGA_GROUPS) mrt_mega_fin_job<1>(o, u, job, g, sm, gi);
+    for (int job = gi; job < u.jobs; job += MRT_MEGA_GROUPS) mrt_mega_fin_job<1, 1>(o, u, job, g, sm, gi);
 }
 
 /* A reduce group's finalization counter, epoch-scaled (no reset between steps): jobs claimed. */
@@ -679,14 +770,14 @@ static __device__ __forceinline__ int mrt_mega_claim(const mrt_mega_fin_ctr &c, 
  * -DMRT_MEGA_QA_WEIGHTS_FIRST): a QKV_A q unit's group loading its w_qn factors once before
  * its first claim, level at M <= 64 (M=16 KV=8192 65.80 / 65.89 against 66.10 / 65.76 us),
  * M=128 KV=1024 161.59 against 159.35. */
-template <int R, class PUB>
+template <int R, int RQ, class PUB>
 static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uint32_t *pl, mrt_mega_fin_smem &sm,
                                                  const mrt_mega_fin_ctr &c, const mrt_grp &g, int gi, const PUB &pub
 #ifdef MRT_MEGA_FIN_PROBE
                                                  , unsigned long long *ph
 #endif
 ) {
-    const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl, R);
+    const mrt_mega_fin_unit u = mrt_mega_fin_unit_of(o, pl, R, RQ);
 #ifdef MRT_MEGA_FIN_PROBE
     bool first = true;
 #endif
@@ -702,7 +793,7 @@ static __device__ void mrt_mega_finalize_claimed(const mrt_mega_op &o, const uin
         g.sync();
         const int job = sm.job[gi];
         if (job < 0) break;
-        mrt_mega_fin_job<R>(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
+        mrt_mega_fin_job<R, RQ>(o, u, job, g, sm, gi); /* its closing barrier orders this read before the next claim */
 #if defined(MRT_MEGA_FIN_PROBE) && MRT_MEGA_FIN_PROBE == 1
         if (ph && gi == 0 && g.tid == 0 && first) ph[MRT_PH_VISIBLE] = mrt_globaltimer();
 #endif

@@ -135,6 +135,10 @@ int main(int argc, char **argv) {
          * D1's finalization jobs take 2 rows each (mrt_mega_iq_rows_job, mega_gemm.cuh) */
         o.split = "D1=2";
         one_plan(glm5_config_reduced(), (glm5_shape){64, 2, 300}, o, "roundrobin --split D1=2, 64 tokens", 0);
+        /* 128 tokens a tile, B0 in 4 splits too: D1's and B0's q jobs take 4 rows each
+         * (mrt_mega_qa_rows_job) */
+        o.split = "D1=2,B0=4";
+        one_plan(glm5_config_reduced(), (glm5_shape){128, 2, 300}, o, "roundrobin --split D1=2,B0=4, 128 tokens", 0);
         o.split = NULL;
 #if MRT_MEGA_TALL
         o.split = NULL, o.block_n = "D0=256"; /* tall tiles */
@@ -184,9 +188,10 @@ int main(int argc, char **argv) {
         one((glm5_shape){4, 1, 8192}, MRT_POLICY_CRITICAL_PATH, 0); /* 8 slices a row by default, B0 in 3 K splits */
     }
     { /* D1's finalization jobs of several rows (mega_gemm.cuh, mrt_mega_iq_rows_job: 2 rows a
-       * job in the 64-token kernel, 4 in the 128-token one), with a last job whose rows run
-       * past the unit's (33 rows in jobs of 2, 66 in jobs of 4); the 64- and 128-token shapes
-       * below take them too */
+       * job in the 64-token kernel, 4 in the 128-token one; B0's q jobs 4 rows in the
+       * 128-token kernel, mrt_mega_qa_rows_job), with a last job whose rows run past the
+       * unit's (33 rows in jobs of 2, 66 in jobs of 4); the 64- and 128-token shapes below
+       * take them too */
         mrt_plan_opts o = mrt_plan_opts_default();
         o.split = "D1=2";
         one_plan(glm5_config_glm5(), (glm5_shape){33, 1, 1024}, o, "--split D1=2, 33 tokens", 0);
