@@ -471,7 +471,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
          * increment * (1 - jobs) (mrt_mega_finalize_claimed says why), at its tile's start so
          * that it is long performed when the member's ticket releases it */
         if (opcode == MRT_OPC_GEMM_FP8 && w[3] != MRT_NO_GROUP && pl[6] == 0 && threadIdx.x == 0) {
-            const unsigned jobs = (unsigned)mrt_mega_fin_unit_of(o, pl, mrt_mega_iq_rows<TN>::R, mrt_mega_iq_rows<TN>::RQ).jobs;
+            const unsigned jobs =
+                (unsigned)mrt_mega_fin_unit_of(o, pl, mrt_mega_fin_rows<TN>::IQ, mrt_mega_fin_rows<TN>::QA).jobs;
             mrt_mega_each_signal(a.events, w, nsig, true,
                                  [jobs](unsigned *ctr, unsigned inc) { mrt_red_relaxed(ctr, inc * (1u - jobs)); });
         }
@@ -535,10 +536,11 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
                 const int gn = mrt_mega_fin_threads(o, pl), gi = (int)threadIdx.x >> (__ffs(gn) - 1); /* gn: 32, 64, 128 */
                 const mrt_grp g = {(int)threadIdx.x - gi * gn, gn, 2 + gi};
                 const mrt_mega_job_pub<mrt_mega_args> pub = {a, w, nsig};
+                constexpr int riq = mrt_mega_fin_rows<TN>::IQ, rqa = mrt_mega_fin_rows<TN>::QA;
 #ifdef MRT_MEGA_FIN_PROBE
-                mrt_mega_finalize_claimed<mrt_mega_iq_rows<TN>::R, mrt_mega_iq_rows<TN>::RQ>(o, pl, fin, ctr, g, gi, pub, ph);
+                mrt_mega_finalize_claimed<riq, rqa>(o, pl, fin, ctr, g, gi, pub, ph);
 #else
-                mrt_mega_finalize_claimed<mrt_mega_iq_rows<TN>::R, mrt_mega_iq_rows<TN>::RQ>(o, pl, fin, ctr, g, gi, pub);
+                mrt_mega_finalize_claimed<riq, rqa>(o, pl, fin, ctr, g, gi, pub);
 #endif
             }
             __syncthreads();

@@ -377,7 +377,7 @@ static __device__ __forceinline__ int mrt_mega_fin_threads(const mrt_mega_op &o,
  * 128-column scale blocks, INDEX_Q's heads; QKV_A kv and INDEX_K take whole rows. */
 struct mrt_mega_fin_unit {
     int m0, m1, u0, u1, pieces, h0, width, jobs;
-    int rows; /* rows a job: 1, or INDEX_Q's R (mrt_mega_iq_rows_of) */
+    int rows; /* rows a job: 1, or INDEX_Q's / QKV_A q's (mrt_mega_iq_rows_of, mrt_mega_qa_rows_of) */
     mrt_smalldiv per_row; /* a job's row block and piece: job / pieces, a divide less a job */
 };
 /* INDEX_Q jobs of several rows (mrt_mega_iq_rows_job): where a split D1 unit has more rows than
@@ -389,10 +389,11 @@ struct mrt_mega_fin_unit {
  * kernel's (its tile width TN), chosen where ptxas's allocation of E1's tile functions in that
  * kernel stays as it was: any new call in the kernel body can move it (4 rows a job in the TN
  * 64 kernel spilled E1's tiles 40 -> 76 / 180 and 172 -> 204 / 452 bytes, and M=64 KV=65536
- * took 185 us against 174; session 51 run 2). TN < 32: 1 (a unit's rows never outnumber its
- * groups, and M <= 16's kernels carry none of this code); TN 32: 1 (2 moved E1's tiles); TN
- * 64: 2; TN 128: 4 (E1's tiles as they were). Needs warp 3's row factors (MRT_MEGA_IQ_RFAC)
- * and a 128-value head with its RoPE pairs in one warp (mrt_mega_iq_rows_of). */
+ * took 185 us against 174; session 51 run 2); mrt_mega_fin_rows below. TN < 32: 1 (a unit's
+ * rows never outnumber its groups, and M <= 16's kernels carry none of this code); TN 32: 1
+ * (2 moved E1's tiles); TN 64: 2; TN 128: 4 (E1's tiles as they were). Needs warp 3's row
+ * factors (MRT_MEGA_IQ_RFAC) and a 128-value head with its RoPE pairs in one warp
+ * (mrt_mega_iq_rows_of). */
 #ifndef MRT_MEGA_IQ_ROWS_TN32
 #define MRT_MEGA_IQ_ROWS_TN32 1
 #endif
@@ -410,13 +411,15 @@ struct mrt_mega_fin_unit {
 #ifndef MRT_MEGA_QA_ROWS_TN128
 #define MRT_MEGA_QA_ROWS_TN128 4
 #endif
+/* rows a finalization job takes in the kernel of tile width TN: IQ for D1 (INDEX_Q), QA for B0's
+ * q units (QKV_A) */
 template <int TN>
-struct mrt_mega_iq_rows {
-    static constexpr int R = !MRT_MEGA_IQ_RFAC || TN < 32 ? 1
-                             : TN == 32                  ? MRT_MEGA_IQ_ROWS_TN32
-                             : TN == 64                  ? MRT_MEGA_IQ_ROWS_TN64
-                                                         : MRT_MEGA_IQ_ROWS_TN128;
-    static constexpr int RQ = TN < 64 ? 1 : TN == 64 ? MRT_MEGA_QA_ROWS_TN64 : MRT_MEGA_QA_ROWS_TN128;
+struct mrt_mega_fin_rows {
+    static constexpr int IQ = !MRT_MEGA_IQ_RFAC || TN < 32 ? 1
+                              : TN == 32                  ? MRT_MEGA_IQ_ROWS_TN32
+                              : TN == 64                  ? MRT_MEGA_IQ_ROWS_TN64
+                                                          : MRT_MEGA_IQ_ROWS_TN128;
+    static constexpr int QA = TN < 64 ? 1 : TN == 64 ? MRT_MEGA_QA_ROWS_TN64 : MRT_MEGA_QA_ROWS_TN128;
 };
 static __device__ __forceinline__ int mrt_mega_iq_rows_of(const mrt_mega_op &o, int rows, int pieces, int rmax) {
     const int groups = o.nsplit * MRT_MEGA_GROUPS * 4; /* one-warp groups: 12 a member */
@@ -426,7 +429,7 @@ static __device__ __forceinline__ int mrt_mega_iq_rows_of(const mrt_mega_op &o, 
     return rmax;
 }
 /* QKV_A's q units (B0's finalization, on the chain A0 -> B0 -> D0 / D1) the same way
- * (mrt_mega_qa_rows_job, the kernel's RQ): B0's units have 4 members (48 groups) and one
+ * (mrt_mega_qa_rows_job, the kernel's QA): B0's units have 4 members (48 groups) and one
  * 128-column piece, so M=128's 128 one-row jobs ran ~2.7 rounds (computed -> published 13.3
  * us, max 18.6; session 51 run 1). */
 static __device__ __forceinline__ int mrt_mega_qa_rows_of(const mrt_mega_op &o, int rows, int pieces, int rmax) {
@@ -434,7 +437,7 @@ static __device__ __forceinline__ int mrt_mega_qa_rows_of(const mrt_mega_op &o, 
     if (rmax == 1 || o.nsplit < 2 || rows * pieces <= groups) return 1;
     return rmax;
 }
-/* riq, rqa: rows an INDEX_Q, a QKV_A q job may take (mrt_mega_iq_rows<TN>'s R and RQ of the
+/* riq, rqa: rows an INDEX_Q, a QKV_A q job may take (mrt_mega_fin_rows<TN>'s IQ and QA of the
  * kernel; 1 for a lone tile) */
 static __device__ __forceinline__ mrt_mega_fin_unit mrt_mega_fin_unit_of(const mrt_mega_op &o, const uint32_t *pl,
                                                                          int riq, int rqa) {
