@@ -46,7 +46,12 @@
 
 #define MRT_TOPK_NB 4096          /* histogram bins of a 12-bit digit */
 #define MRT_TOPK_CACHE_MAX 24576  /* rows of at most this many logits stay in shared memory */
-#define MRT_TOPK_BAR 1            /* named barrier of the row's threads */
+/* named barrier of the row's threads; the GEMM consumers and the mma.sync E1 tile use id 1
+ * too (with 256 threads); -DMRT_TOPK_BAR=14 (a free id: 0 is __syncthreads, 2-13 the
+ * finalization groups') for session 51's racecheck question (docs/MEGAKERNEL.md) */
+#ifndef MRT_TOPK_BAR
+#define MRT_TOPK_BAR 1
+#endif
 
 struct mrt_topk_args {
     const float *logits; /* [M, kv] */
