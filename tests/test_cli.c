@@ -87,6 +87,15 @@ int main(int argc, char **argv) {
     }
     CHECK(!strcmp(digest[0], digest[1]) && strcmp(digest[0], digest[2]),
           "run digests: seed 5 twice %s %s (same), seed 6 %s (another)", digest[0], digest[1], digest[2]);
+    /* --model reduced: the GPU tests' --tiny model (hidden 1024, q_lora 512), its plan and a
+     * CPU step within tolerance, the step on 16 workers as those tests run it */
+    rc = run("run glm5-prefix --model reduced --m 16 --kv 300 --workers 16 --policy roundrobin", out, sizeof out, err,
+             sizeof err);
+    CHECK(rc == 0 && strstr(out, "glm5-prefix (reduced)") && strstr(out, "all outputs within tolerance"),
+          "`megartp run glm5-prefix --model reduced --workers 16`: exit %d, %.200s", rc, rc ? err : out);
+    rc = run("plan glm5-prefix --model reduced --m 4 --kv 300", out, sizeof out, err, sizeof err);
+    CHECK(rc == 0 && strstr(out, "(reduced)") && strstr(out, "B0   gemm_fp8") && !strstr(out, "B0   gemm_fp8               84"),
+          "`megartp plan glm5-prefix --model reduced`: exit %d, a plan of the reduced model", rc);
     remove(errfile);
     TEST_MAIN_END();
 }

@@ -43,7 +43,9 @@ static const char *usage =
     "  --m N            tokens in the step (default 16)\n"
     "  --batch N        requests; each has M/batch new tokens (default 2)\n"
     "  --kv N           context length of every request, new tokens included (default 8192)\n"
-    "  --model NAME     glm5 (default) or dsv32 (DeepSeek-V3.2 dimensions)\n"
+    "  --model NAME     glm5 (default), dsv32 (DeepSeek-V3.2 dimensions) or reduced\n"
+    "                   (GLM-5 at hidden 1024, 4 heads, q_lora 512: the model of the\n"
+    "                   GPU tests' --tiny cases, which compute-sanitizer runs)\n"
     "plan:\n"
     "  --workers N      queues, one per SM (default 132, an H200)\n"
     "  --policy P       placement: auto (default), roundrobin (the article's) or\n"
@@ -270,8 +272,8 @@ static int parse(int argc, char **argv, cli *c) {
             if (!v) r = -1;
             c->plan.block_n = v, i++;
         } else if (!strcmp(a, "--model")) {
-            if (!v || (strcmp(v, "glm5") && strcmp(v, "dsv32"))) {
-                fprintf(stderr, "megartp: --model: unknown model \"%s\" (glm5, dsv32)\n", v ? v : "");
+            if (!v || (strcmp(v, "glm5") && strcmp(v, "dsv32") && strcmp(v, "reduced"))) {
+                fprintf(stderr, "megartp: --model: unknown model \"%s\" (glm5, dsv32, reduced)\n", v ? v : "");
                 return -1;
             }
             c->model = v, i++;
@@ -622,7 +624,9 @@ int main(int argc, char **argv) {
         fputs(usage, r > 0 ? stdout : stderr);
         return r > 0 ? 0 : 2;
     }
-    glm5_config cfg = strcmp(c.model, "dsv32") ? glm5_config_glm5() : glm5_config_dsv32();
+    glm5_config cfg = !strcmp(c.model, "dsv32")     ? glm5_config_dsv32()
+                      : !strcmp(c.model, "reduced") ? glm5_config_reduced()
+                                                    : glm5_config_glm5();
     mrt_context *ctx = mrt_context_new();
     if (!ctx) return 1;
     int rc;
