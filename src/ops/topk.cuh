@@ -47,8 +47,10 @@
 #define MRT_TOPK_NB 4096          /* histogram bins of a 12-bit digit */
 #define MRT_TOPK_CACHE_MAX 24576  /* rows of at most this many logits stay in shared memory */
 /* named barrier of the row's threads; the GEMM consumers and the mma.sync E1 tile use id 1
- * too (with 256 threads); -DMRT_TOPK_BAR=14 (a free id: 0 is __syncthreads, 2-13 the
- * finalization groups') for session 51's racecheck question (docs/MEGAKERNEL.md) */
+ * too (with 256 threads). For the racecheck question of docs/MEGAKERNEL.md (sessions 51-52):
+ * -DMRT_TOPK_BAR=14, a free id (0 is __syncthreads, 2-13 the finalization groups'), left the
+ * hazards as they were (session 52 run 1); -DMRT_TOPK_BAR=0, __syncthreads, which every caller
+ * can use (each runs its rows on its whole block), is prepared (scripts/device-s52b.sh). */
 #ifndef MRT_TOPK_BAR
 #define MRT_TOPK_BAR 1
 #endif
@@ -89,7 +91,11 @@ static __host__ __device__ __forceinline__ long long mrt_topk_smem_bytes(int kv,
 }
 
 template <int T> static __device__ __forceinline__ void mrt_topk_bar() {
+#if MRT_TOPK_BAR == 0 /* diagnostic: __syncthreads (every caller's T is its block's size) */
+    __syncthreads();
+#else
     asm volatile("bar.sync %0, %1;" ::"n"(MRT_TOPK_BAR), "n"(T) : "memory");
+#endif
 }
 
 /* The selected keys: every key >= lo (tkey == 0), or every key > tkey and the first `need`

@@ -131,6 +131,15 @@ int main(int argc, char **argv) {
         /* 8 tokens a request: E1's 2 token groups are 4 units a pass, so its third
          * warpgroup multiplies too (MRT_MEGA_ILW_WGS, mega.cu) */
         one_cfg(glm5_config_reduced(), (glm5_shape){16, 2, 300}, MRT_POLICY_ROUNDROBIN, 0);
+        /* Every CTA above runs one instruction (queues of length 1: `megartp plan glm5-prefix
+         * --model reduced`), so these two are the sanitizers' cases of CTAs running several:
+         * 16 workers, 7-8 instructions of every kind a CTA; and the 16 F1 rows on 2 workers,
+         * one CTA running F1 rows one after another */
+        o.split = NULL, o.workers = 16;
+        one_plan(glm5_config_reduced(), (glm5_shape){16, 2, 300}, o, "roundrobin --workers 16, 16 tokens", 0);
+        o.workers = mrt_plan_opts_default().workers, o.place = "F1=0-1";
+        one_plan(glm5_config_reduced(), (glm5_shape){16, 2, 300}, o, "roundrobin --place F1=0-1, 16 tokens", 0);
+        o.place = NULL;
         /* 64 tokens a tile, D1 in 2 splits: 64 rows a unit against 24 one-warp groups, so
          * D1's finalization jobs take 2 rows each (mrt_mega_iq_rows_job, mega_gemm.cuh) */
         o.split = "D1=2";
