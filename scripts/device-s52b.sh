@@ -5,18 +5,25 @@
 # workers): every earlier clean case ran one instruction a CTA (queues of length 1), so is any
 # CTA's second instruction the trigger, in the TN 16 kernel too? The new cases' bytes are
 # unchecked on a GPU until this runs (the CPU executor runs both plans within tolerance). (b)
-# The same with racecheck's per-hazard report (threads, addresses), the first hazards only. (c) F1's row barrier as __syncthreads (-DMRT_TOPK_BAR=0). (d) That build's
-# step against build/ (A B, two rounds) and its bytes (digests against serial), in case (c)
-# is clean, with memcheck and synccheck on its SAN build and its full test_mega_prefix.
+# The same with racecheck's per-hazard report (threads, addresses), the first hazards only.
+# (c) F1's row barrier as __syncthreads (-DMRT_TOPK_BAR=0). (d) That build's step against
+# build/ (A B, two rounds) and its bytes (digests against serial), in case (c) is clean, with
+# memcheck and synccheck on its SAN build and its full test_mega_prefix. (e) E1 without its
+# release mbarriers (-DMRT_MEGA_ILW_RELEASE=0: a CTA barrier a pass), which only the 64- and
+# 128-token cases use (32 or more tokens a request): racecheck does not follow an order made
+# by mbarriers.
 # Build here: SAN as in device-common.sh;
 #   make -j2 BUILD=build-san EXTRA_NVCCFLAGS="$SAN" build-san/tests/gpu/test_mega_prefix
 #   make -j2 BUILD=build-san0 EXTRA_NVCCFLAGS="$SAN -DMRT_TOPK_BAR=0" build-san0/tests/gpu/test_mega_prefix
 #   cp build-san/tests/gpu/test_mega_prefix build/tests/gpu/test_mega_prefix_san
+#   make -j2 BUILD=build-sannorel EXTRA_NVCCFLAGS="$SAN -DMRT_MEGA_ILW_RELEASE=0" build-sannorel/tests/gpu/test_mega_prefix
 #   cp build-san0/tests/gpu/test_mega_prefix build/tests/gpu/test_mega_prefix_san0
+#   cp build-sannorel/tests/gpu/test_mega_prefix build/tests/gpu/test_mega_prefix_sannorel
 #   make -j2 build/megartp build/tests/gpu/test_mega_prefix
 #   make -j2 BUILD=build-b0 EXTRA_NVCCFLAGS=-DMRT_TOPK_BAR=0 build-b0/megartp   (a copy of build/)
 #   sh scripts/pack-builds.sh build build-b0 build/tests/gpu/test_mega_prefix \
-#       build/tests/gpu/test_mega_prefix_san build/tests/gpu/test_mega_prefix_san0 build/tests/gpu/test_mega_prefix_b0
+#       build/tests/gpu/test_mega_prefix_san build/tests/gpu/test_mega_prefix_san0 build/tests/gpu/test_mega_prefix_b0 \
+#       build/tests/gpu/test_mega_prefix_sannorel
 #   (test_mega_prefix_b0: build-b0's test_mega_prefix, copied)
 # The --tiny cases change the test, so build/ and the SAN builds above are from the tree that
 # has them (the binaries packed in session 52 came before the 16-worker case: rebuild).
@@ -28,6 +35,7 @@ unpack_builds
 cat "$O/device.txt"
 sanitize racecheck 120 san0 build/tests/gpu/test_mega_prefix_san0 --tiny
 sanitize racecheck 120 san build/tests/gpu/test_mega_prefix_san --tiny
+sanitize racecheck 120 sannorel build/tests/gpu/test_mega_prefix_sannorel --tiny
 timeout 120 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 60 \
     build/tests/gpu/test_mega_prefix_san --tiny > "$O/racecheck-hazards.log" 2>&1
 echo "hazard report rc=$? $(grep -c 'Error' "$O/racecheck-hazards.log") lines with Error"
