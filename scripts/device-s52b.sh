@@ -13,18 +13,14 @@
 # 128-token cases use (32 or more tokens a request): racecheck does not follow an order made
 # by mbarriers.
 # Build here: SAN as in device-common.sh;
+#   make -j2 build/megartp build/tests/gpu/test_mega_prefix
 #   make -j2 BUILD=build-san EXTRA_NVCCFLAGS="$SAN" build-san/tests/gpu/test_mega_prefix
 #   make -j2 BUILD=build-san0 EXTRA_NVCCFLAGS="$SAN -DMRT_TOPK_BAR=0" build-san0/tests/gpu/test_mega_prefix
-#   cp build-san/tests/gpu/test_mega_prefix build/tests/gpu/test_mega_prefix_san
 #   make -j2 BUILD=build-sannorel EXTRA_NVCCFLAGS="$SAN -DMRT_MEGA_ILW_RELEASE=0" build-sannorel/tests/gpu/test_mega_prefix
-#   cp build-san0/tests/gpu/test_mega_prefix build/tests/gpu/test_mega_prefix_san0
-#   cp build-sannorel/tests/gpu/test_mega_prefix build/tests/gpu/test_mega_prefix_sannorel
-#   make -j2 build/megartp build/tests/gpu/test_mega_prefix
-#   make -j2 BUILD=build-b0 EXTRA_NVCCFLAGS=-DMRT_TOPK_BAR=0 build-b0/megartp   (a copy of build/)
-#   sh scripts/pack-builds.sh build build-b0 build/tests/gpu/test_mega_prefix \
-#       build/tests/gpu/test_mega_prefix_san build/tests/gpu/test_mega_prefix_san0 build/tests/gpu/test_mega_prefix_b0 \
-#       build/tests/gpu/test_mega_prefix_sannorel
-#   (test_mega_prefix_b0: build-b0's test_mega_prefix, copied)
+#   make -j2 BUILD=build-b0 EXTRA_NVCCFLAGS=-DMRT_TOPK_BAR=0 build-b0/megartp build-b0/tests/gpu/test_mega_prefix
+#   for b in san san0 sannorel b0; do cp build-$b/tests/gpu/test_mega_prefix build/tests/gpu/test_mega_prefix_$b; done
+#   sh scripts/pack-builds.sh build build-b0 build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega_prefix_san \
+#       build/tests/gpu/test_mega_prefix_san0 build/tests/gpu/test_mega_prefix_sannorel build/tests/gpu/test_mega_prefix_b0
 # The --tiny cases change the test, so build/ and the SAN builds above are from the tree that
 # has them (the binaries packed in session 52 came before the 16-worker case: rebuild).
 # Run: timeout 560 bash scripts/device-s52b.sh   (carry build-pack)

@@ -178,6 +178,18 @@ static int parse_int(const char *flag, const char *v, long lo, long hi, int *out
     return 0;
 }
 
+/* --model's names and their configurations: one list for the option's check and the run */
+static const struct {
+    const char *name;
+    glm5_config (*config)(void);
+} models[] = {{"glm5", glm5_config_glm5}, {"dsv32", glm5_config_dsv32}, {"reduced", glm5_config_reduced}};
+
+static int model_index(const char *name) {
+    for (int i = 0; i < (int)(sizeof models / sizeof models[0]); i++)
+        if (name && !strcmp(name, models[i].name)) return i;
+    return -1;
+}
+
 static int parse(int argc, char **argv, cli *c) {
     c->shape = (glm5_shape){16, 2, 8192};
     c->plan = mrt_plan_opts_default();
@@ -272,7 +284,7 @@ static int parse(int argc, char **argv, cli *c) {
             if (!v) r = -1;
             c->plan.block_n = v, i++;
         } else if (!strcmp(a, "--model")) {
-            if (!v || (strcmp(v, "glm5") && strcmp(v, "dsv32") && strcmp(v, "reduced"))) {
+            if (model_index(v) < 0) {
                 fprintf(stderr, "megartp: --model: unknown model \"%s\" (glm5, dsv32, reduced)\n", v ? v : "");
                 return -1;
             }
@@ -624,9 +636,7 @@ int main(int argc, char **argv) {
         fputs(usage, r > 0 ? stdout : stderr);
         return r > 0 ? 0 : 2;
     }
-    glm5_config cfg = !strcmp(c.model, "dsv32")     ? glm5_config_dsv32()
-                      : !strcmp(c.model, "reduced") ? glm5_config_reduced()
-                                                    : glm5_config_glm5();
+    glm5_config cfg = models[model_index(c.model)].config();
     mrt_context *ctx = mrt_context_new();
     if (!ctx) return 1;
     int rc;
