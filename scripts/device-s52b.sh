@@ -23,10 +23,16 @@
 #       build/tests/gpu/test_mega_prefix_san0 build/tests/gpu/test_mega_prefix_sannorel build/tests/gpu/test_mega_prefix_b0
 # The --tiny cases change the test, so build/ and the SAN builds above are from the tree that
 # has them (the binaries packed in session 52 came before the 16-worker case: rebuild).
+# Session 53: test_mega_prefix names each case before it runs, so every racecheck log's
+# errors are counted by case (per_case).
 # Run: timeout 560 bash scripts/device-s52b.sh   (carry build-pack)
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 unpack_builds
+# per_case LOG: the log's error lines counted under the case named last before them
+per_case() {
+    awk '/^case:/ {c = $0} /^========= Error/ {n[c]++} END {for (k in n) print "  " n[k] " errors after " k}' "$1"
+}
 {
 cat "$O/device.txt"
 sanitize racecheck 120 san0 build/tests/gpu/test_mega_prefix_san0 --tiny
@@ -35,6 +41,7 @@ sanitize racecheck 120 sannorel build/tests/gpu/test_mega_prefix_sannorel --tiny
 timeout 120 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 60 \
     build/tests/gpu/test_mega_prefix_san --tiny > "$O/racecheck-hazards.log" 2>&1
 echo "hazard report rc=$? $(grep -c 'Error' "$O/racecheck-hazards.log") lines with Error"
+for l in racecheck-san0 racecheck-san racecheck-sannorel racecheck-hazards; do echo "$l:"; per_case "$O/$l.log"; done
 echo "t=$((SECONDS - t0)) s"
 gpu_tests 60 "test_mega_prefix --tiny"
 sanitize memcheck 100 san0 build/tests/gpu/test_mega_prefix_san0 --tiny

@@ -72,6 +72,9 @@ static mrt_status reset(glm5_fixture *f) {
 
 /* pol: the plan's options in words, for the messages */
 static void one_plan(glm5_config c, glm5_shape s, const mrt_plan_opts &o, const char *pol, int replays) {
+    /* each case named before it runs: a sanitizer's reports of its kernels come after it */
+    printf("case: M %d batch %d kv %d %s\n", s.m, s.batch, s.kv, pol);
+    fflush(stdout);
     glm5_fixture f;
     mrt_status st = glm5_fixture_new_cfg(ctx, c, s, &o, 11 + s.m + s.kv, &f);
     if (!CHECK(st == MRT_OK, "M %d kv %d %s: set-up: %s", s.m, s.kv, pol, mrt_last_error(ctx))) return;
