@@ -398,6 +398,32 @@ static __device__ __forceinline__ void mrt_mega_row_copy(mrt_mega_op &dst, const
     for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) d[i] = __ldg(s + i);
 }
 
+/* -DMRT_MEGA_BARRIER_CHECK (diagnostic builds): whether every thread of a CTA passes the
+ * instruction loop's barriers together, on the hardware rather than in racecheck's model
+ * (docs/MEGAKERNEL.md, session 53). Thread 0 writes a value for the slot after one barrier
+ * and every thread reads it after the next; a warp one barrier ahead of thread 0 (a barrier
+ * count that differs between warps inside an instruction) reads the previous slot's value.
+ * Two values, so each write is a barrier pair away from the last reads of the one before.
+ * Every mismatch is printed and counted in mrt_mega_bchk_bad. */
+#ifdef MRT_MEGA_BARRIER_CHECK
+__device__ unsigned mrt_mega_bchk_bad;
+__shared__ unsigned mrt_mega_bchk[2];
+#define MRT_MEGA_BCHK_SET(i, v)                                                                                  \
+    do {                                                                                                         \
+        if (threadIdx.x == 0) mrt_mega_bchk[i] = (v);                                                            \
+    } while (0)
+#define MRT_MEGA_BCHK_SEE(i, v)                                                                                  \
+    do {                                                                                                         \
+        const unsigned seen_ = mrt_mega_bchk[i];                                                                 \
+        if (seen_ != (v) && atomicAdd(&mrt_mega_bchk_bad, 1u) < 16u)                                             \
+            printf("barrier check: block %d thread %d slot %d check %d saw %u, not %u\n", (int)blockIdx.x,      \
+                   (int)threadIdx.x, slot, i, seen_, (unsigned)(v));                                             \
+    } while (0)
+#else
+#define MRT_MEGA_BCHK_SET(i, v) ((void)0)
+#define MRT_MEGA_BCHK_SEE(i, v) ((void)0)
+#endif
+
 /* TN: the plan's tokens per GEMM tile (wgmma N), a template parameter so each instantiation
  * holds one width of the GEMM roles: with all five inlined, ptxas spilled 17 KB a thread
  * (3 KB stack) and the step took 249 us instead of 195 (H200, 2026-11-29, GLM-5 M=16). */
@@ -450,9 +476,12 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
         const uint2 w01 = __ldg((const uint2 *)(q + slot * MRT_INSTR_WORDS));
         if (threadIdx.x < MRT_INSTR_WORDS) w[threadIdx.x] = q[slot * MRT_INSTR_WORDS + threadIdx.x];
         if ((w01.x & 0xFFu) != MRT_OPC_NOOP) mrt_mega_row_copy(op, a.ops[w01.y]);
+        MRT_MEGA_BCHK_SET(0, 2u * slot);
         __syncthreads();
+        MRT_MEGA_BCHK_SEE(0, 2u * slot);
         uint32_t opcode = w[0] & 0xFFu, nwait = (w[0] >> 16) & 0xFu, nsig = (w[0] >> 20) & 0xFu;
         if (opcode == MRT_OPC_NOOP) continue;
+        MRT_MEGA_BCHK_SET(1, 2u * slot + 1u);
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_VISIBLE);
         /* GEMM tiles stream their weights first: only their activation loader (and store)
          * waits, inside the tile (mrt_mega_wait); every other op waits here, thread 0 for
@@ -507,6 +536,7 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
             if (threadIdx.x == 0) mrt_diag_trap(a.diag, MRT_DIAG_MEGA_UNSUPPORTED, blockIdx.x, (unsigned)slot, w[2], opcode);
         }
         __syncthreads(); /* every writer of this instruction is done */
+        MRT_MEGA_BCHK_SEE(1, 2u * slot + 1u);
         mrt_mega_stamp<TRACE>(a, slot, MRT_PH_COMPUTED);
         const bool grouped = w[3] != MRT_NO_GROUP;
         const unsigned members = grouped ? mrt_group_members(w[3]) : 1u;

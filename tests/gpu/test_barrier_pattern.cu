@@ -8,6 +8,11 @@
  *   GEMM-like:  warps 4-11 exchange values through shared memory at named barrier 1 (256),
  *   row-like:   warps 0-7 do the same at barrier ID (1 in `same_ids`, 5 otherwise),
  *   groups:     three groups of 128 threads at barriers 2, 3, 4;
+ *   mbarriers:  a GEMM tile's handshake (session 53: racecheck's reports in the megakernel
+ *               are reads by lane 0 of consumer warps): warp 1's lane 0 fills buf and arrives
+ *               on `full`, warps 4-11 wait on it and read buf, then each one's lane 0 arrives
+ *               on `empty`, which warp 1's lane 0 waits on; after the CTA barrier thread 0
+ *               invalidates both (the next such step initializes them again);
  * then thread 0 writes a flag, __syncthreads, everyone reads it. Every exchange is checked,
  * so the test fails if the pattern is wrong; if racecheck reports hazards here, with the
  * results right, they come from the tool's model of these barriers, not from megartp.
@@ -15,22 +20,33 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 
+#include "gemm_core.cuh" /* the megakernel's mbarrier helpers */
 #include "gpu.h"
 #include "testing.h"
 
 #define THREADS 384
-#define STEPS 12
+#define STEPS 16
+#define SPINS 100000000LL /* a bounded mbarrier wait, in clock cycles: a miss counts as errors */
+
+static __device__ unsigned wait_phase0(uint32_t bar) {
+    const long long t0 = clock64();
+    while (!mrt_mbar_try(bar, 0))
+        if (clock64() - t0 > SPINS) return 1000u;
+    return 0u;
+}
 
 template <bool SAME_IDS> __global__ void __launch_bounds__(THREADS, 1) pattern(unsigned *bad) {
     __shared__ unsigned words[32], buf[THREADS], flag;
-    const int t = (int)threadIdx.x, warp = t / 32;
+    __shared__ __align__(8) uint64_t mbar[2]; /* full, empty */
+    const int t = (int)threadIdx.x, warp = t / 32, lane = t % 32;
+    const uint32_t full = mrt_smem_u32(&mbar[0]), empty = mrt_smem_u32(&mbar[1]);
     unsigned errors = 0;
     for (int step = 0; step < STEPS; step++) {
         __syncthreads(); /* the previous instruction is done with words, buf and flag */
         if (t < 32) words[t] = (unsigned)(step * 32 + t) ^ blockIdx.x;
         __syncthreads();
         errors += words[t % 32] != ((unsigned)(step * 32 + t % 32) ^ blockIdx.x);
-        const int kind = step % 3;
+        const int kind = step % 4;
         if (kind == 0 && warp >= 4) { /* GEMM consumers: warps 4-11 */
             const int i = t - 128;
             buf[i] = (unsigned)(step * 1000 + i);
@@ -46,6 +62,22 @@ template <bool SAME_IDS> __global__ void __launch_bounds__(THREADS, 1) pattern(u
             buf[t] = (unsigned)(step * 1000 + t);
             asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory");
             errors += buf[g * 128 + 127 - i] != (unsigned)(step * 1000 + g * 128 + 127 - i);
+        } else if (kind == 3) { /* a GEMM tile's mbarrier handshake */
+            if (t == 0) mrt_mbar_init(full, 1), mrt_mbar_init(empty, 8);
+            __syncthreads();
+            if (warp == 1 && lane == 0) {
+                for (int i = 0; i < 256; i++) buf[i] = (unsigned)(step * 1000 + i);
+                mrt_mbar_arrive(full);
+                errors += wait_phase0(empty);
+            } else if (warp >= 4) {
+                errors += wait_phase0(full);
+                __syncwarp();
+                errors += buf[t - 128] != (unsigned)(step * 1000 + t - 128);
+                __syncwarp();
+                if (lane == 0) mrt_mbar_arrive(empty);
+            }
+            __syncthreads();
+            if (t == 0) mrt_mbar_inval(full), mrt_mbar_inval(empty);
         }
         __syncthreads(); /* every writer of this instruction is done */
         if (t == 0) flag = (unsigned)step;

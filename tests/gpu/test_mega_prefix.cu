@@ -5,8 +5,9 @@
  * with worker ranges and a split (--place, --split); 1000 replays (never-reset
  * counters, epochs from the device) give the same bytes. A difference is reported per tensor: count of
  * differing bytes and the first one.
- * Run: test_mega_prefix [--quick | --tiny]   (--quick: one small shape, for compute-sanitizer;
- * --tiny: the same shape of the reduced-size model, glm5_config_reduced, for racecheck) */
+ * Run: test_mega_prefix [--quick | --tiny | --tiny-place PLACE...]   (--quick: one small shape,
+ * for compute-sanitizer; --tiny: the same shape of the reduced-size model, glm5_config_reduced,
+ * for racecheck; --tiny-place: that model at 16 tokens under each --place PLACE) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,19 @@ int main(int argc, char **argv) {
         o.split = NULL, o.block_n = "D0=256"; /* tall tiles */
         one_plan(glm5_config_reduced(), (glm5_shape){4, 2, 300}, o, "roundrobin --block-n D0=256", 0);
 #endif
+        TEST_MAIN_END();
+    }
+    if (argc > 2 && !strcmp(argv[1], "--tiny-place")) {
+        /* the reduced model at 16 tokens under each --place given: sanitizer bisection of
+         * which instruction sequences a CTA runs (`--place X=0` puts every task of X on worker
+         * 0, after its A0 task; `megartp plan glm5-prefix --model reduced --json` shows the queues) */
+        for (int i = 2; i < argc; i++) {
+            mrt_plan_opts o = mrt_plan_opts_default();
+            o.policy = MRT_POLICY_ROUNDROBIN, o.place = argv[i];
+            char pol[200];
+            snprintf(pol, sizeof pol, "roundrobin --place %s, 16 tokens", argv[i]);
+            one_plan(glm5_config_reduced(), (glm5_shape){16, 2, 300}, o, pol, 0);
+        }
         TEST_MAIN_END();
     }
     if (argc > 1 && !strcmp(argv[1], "--quick")) {
