@@ -20,8 +20,9 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 
-#include "gemm_core.cuh" /* the megakernel's mbarrier helpers */
 #include "gpu.h"
+#include "gemm_core.cuh" /* the megakernel's mbarrier helpers */
+#include "mega_gemm.cuh" /* its event loads and tickets */
 #include "testing.h"
 
 #define THREADS 384
@@ -87,6 +88,62 @@ template <bool SAME_IDS> __global__ void __launch_bounds__(THREADS, 1) pattern(u
     if (errors) atomicAdd(bad, errors);
 }
 
+/* The megakernel's instruction loop piece by piece (session 53): racecheck reports the
+ * instruction words' write and read across the loop's __syncthreads in CTAs that run A0 after
+ * A0 (only CTA barriers, shuffles and plain shared memory), which `pattern` does not show. Each
+ * FEAT bit adds one thing the kernel body does around its barriers, so a racecheck run names
+ * which of them its model loses the barriers' order after. Exchanges checked as above. */
+enum {
+    P_WAIT = 1,         /* warp 0: lanes < 2 poll an event (ld.acquire), __syncwarp, proxy fence, __syncwarp */
+    P_SLEEP = 2,        /* the poll sleeps between loads (__nanosleep) */
+    P_ROWCOPY = 4,      /* every thread copies 16-byte pieces of an operand row into shared memory */
+    P_SCRATCH = 8,      /* A0's sums: lanes 0 and 16 of warps 0-3 write, a barrier, all read */
+    P_PUBLISH = 16,     /* thread 0 takes a ticket (atom.acq_rel) and signals (red.release) */
+    P_PROXY_SHARED = 32 /* every thread: fence.proxy.async.shared::cta (a GEMM tile's start) */
+};
+__global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *ctr, const uint4 *src, unsigned *bad) {
+    __shared__ unsigned words[32];
+    __shared__ uint4 row[24];
+    __shared__ double scratch[8];
+    const int t = (int)threadIdx.x, warp = t / 32, lane = t % 32;
+    unsigned errors = 0;
+    for (int step = 0; step < STEPS; step++) {
+        __syncthreads(); /* the previous instruction is done with words, row and scratch */
+        if (t < 32) words[t] = (unsigned)(step * 32 + t) ^ blockIdx.x;
+        if (feat & P_ROWCOPY)
+            for (int i = t; i < 24; i += blockDim.x) row[i] = make_uint4(src[i].x + step, src[i].y, src[i].z, src[i].w);
+        __syncthreads();
+        errors += words[0] != ((unsigned)(step * 32) ^ blockIdx.x);
+        if (feat & P_ROWCOPY) errors += row[t % 24].x != (unsigned)(t % 24 + step);
+        if (warp == 0 && (feat & P_WAIT)) {
+            if (lane < 2) {
+                const long long t0 = clock64();
+                while ((int)(mrt_ld_acquire(ctr + 32 * lane) - 1u) < 0 && clock64() - t0 < SPINS)
+                    if (feat & P_SLEEP) __nanosleep(64);
+            }
+            __syncwarp();
+            asm volatile("fence.proxy.async.global;" ::: "memory");
+            __syncwarp();
+        }
+        __syncthreads();
+        if (feat & P_PROXY_SHARED) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        if (feat & P_SCRATCH) {
+            __syncthreads(); /* scratch may still be read for the previous row */
+            if (t < 128 && t % 16 == 0) scratch[t / 16] = (double)(step + t);
+            __syncthreads();
+            double sum = 0;
+            for (int g = 0; g < 8; g++) sum += scratch[g];
+            errors += sum != 8.0 * step + 16.0 * 28;
+        }
+        __syncthreads(); /* every writer of this instruction is done */
+        if ((feat & P_PUBLISH) && t == 0) { /* mega.cu's ticket and signal */
+            mrt_atom_add_acq_rel(ctr + 64, 1u);
+            asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(ctr + 96) : "memory");
+        }
+    }
+    if (errors) atomicAdd(bad, errors);
+}
+
 int main(void) {
     char why[256];
     if (!mrt_gpu_available(why, sizeof why)) {
@@ -106,6 +163,34 @@ int main(void) {
         printf("barrier pattern, %s named-barrier ids for the two 256-thread roles: %u wrong exchanges\n",
                same ? "the same" : "distinct", h);
     }
+    /* the prologue's pieces one at a time, then all; events 0 and 1 already reached */
+    unsigned *ctr = NULL;
+    uint4 *src = NULL, hsrc[24];
+    for (int i = 0; i < 24; i++) hsrc[i] = make_uint4((unsigned)i, 7u * i, 11u * i, 13u * i);
+    unsigned one[64] = {0};
+    one[0] = one[32] = 1u;
+    CHECK(cudaMalloc(&ctr, 128 * sizeof *ctr) == cudaSuccess && cudaMalloc(&src, sizeof hsrc) == cudaSuccess, "cudaMalloc");
+    /* the last case as the megakernel launches: cooperative, with its dynamic shared memory */
+    const unsigned feats[] = {0, P_WAIT, P_WAIT | P_SLEEP, P_ROWCOPY, P_SCRATCH, P_PUBLISH, P_PROXY_SHARED, 63, 63};
+    const int nf = (int)(sizeof feats / sizeof feats[0]), dyn = 200 * 1024;
+    cudaFuncSetAttribute(prologue, cudaFuncAttributeMaxDynamicSharedMemorySize, dyn);
+    for (int f = 0; f < nf && bad && ctr && src; f++) {
+        printf("case: prologue features %u%s\n", feats[f], f == nf - 1 ? ", cooperative launch, 200 KB dynamic shared" : "");
+        fflush(stdout);
+        cudaMemset(bad, 0, sizeof *bad), cudaMemset(ctr, 0, 128 * sizeof *ctr);
+        cudaMemcpy(ctr, one, sizeof one, cudaMemcpyHostToDevice), cudaMemcpy(src, hsrc, sizeof hsrc, cudaMemcpyHostToDevice);
+        cudaError_t e = cudaSuccess;
+        if (f == nf - 1) {
+            unsigned ft = feats[f];
+            void *args[] = {&ft, &ctr, &src, &bad};
+            e = cudaLaunchCooperativeKernel((const void *)prologue, dim3(4), dim3(THREADS), args, (size_t)dyn, 0);
+        } else
+            prologue<<<4, THREADS>>>(feats[f], ctr, src, bad);
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
+        if (e == cudaSuccess) e = cudaMemcpy(&h, bad, sizeof h, cudaMemcpyDeviceToHost);
+        CHECK(e == cudaSuccess && h == 0, "prologue features %u: %s, %u wrong exchanges", feats[f], cudaGetErrorString(e), h);
+    }
+    cudaFree(ctr), cudaFree(src);
     cudaFree(bad);
     TEST_MAIN_END();
 }
