@@ -99,7 +99,8 @@ enum {
     P_ROWCOPY = 4,      /* every thread copies 16-byte pieces of an operand row into shared memory */
     P_SCRATCH = 8,      /* A0's sums: lanes 0 and 16 of warps 0-3 write, a barrier, all read */
     P_PUBLISH = 16,     /* thread 0 takes a ticket (atom.acq_rel) and signals (red.release) */
-    P_PROXY_SHARED = 32 /* every thread: fence.proxy.async.shared::cta (a GEMM tile's start) */
+    P_PROXY_SHARED = 32, /* every thread: fence.proxy.async.shared::cta (a GEMM tile's start) */
+    P_NOOP = 64          /* odd steps are NoOps: past the words' read, `continue` to the loop's head */
 };
 __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *ctr, const uint4 *src, unsigned *bad) {
     __shared__ unsigned words[32];
@@ -115,6 +116,7 @@ __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *
         __syncthreads();
         errors += words[0] != ((unsigned)(step * 32) ^ blockIdx.x);
         if (feat & P_ROWCOPY) errors += row[t % 24].x != (unsigned)(t % 24 + step);
+        if ((feat & P_NOOP) && (words[0] & 32u) != (blockIdx.x & 32u)) continue; /* step odd (uniform) */
         if (warp == 0 && (feat & P_WAIT)) {
             if (lane < 2) {
                 const long long t0 = clock64();
@@ -171,7 +173,7 @@ int main(void) {
     one[0] = one[32] = 1u;
     CHECK(cudaMalloc(&ctr, 128 * sizeof *ctr) == cudaSuccess && cudaMalloc(&src, sizeof hsrc) == cudaSuccess, "cudaMalloc");
     /* the last case as the megakernel launches: cooperative, with its dynamic shared memory */
-    const unsigned feats[] = {0, P_WAIT, P_WAIT | P_SLEEP, P_ROWCOPY, P_SCRATCH, P_PUBLISH, P_PROXY_SHARED, 63, 63};
+    const unsigned feats[] = {0, P_WAIT, P_WAIT | P_SLEEP, P_ROWCOPY, P_SCRATCH, P_PUBLISH, P_PROXY_SHARED, P_NOOP, 127, 127};
     const int nf = (int)(sizeof feats / sizeof feats[0]), dyn = 200 * 1024;
     cudaFuncSetAttribute(prologue, cudaFuncAttributeMaxDynamicSharedMemorySize, dyn);
     for (int f = 0; f < nf && bad && ctr && src; f++) {
