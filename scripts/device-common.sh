@@ -329,6 +329,12 @@ e_sweep() {
     SWEEP_POLICY=critical-path sweep 30 "$2" "${E_SHAPES[@]}"
 }
 
+# per_case LOG: a sanitizer log's error reports counted under the test case named last before
+# them (test_mega_prefix and test_barrier_pattern print "case: ..." before each case).
+per_case() {
+    awk '/^case:/ {c = $0} /^========= Error/ {n[c]++} END {for (k in n) print "  " n[k] " errors after " k}' "$1"
+}
+
 # sanitize TOOL TIMEOUT NAME command...: compute-sanitizer --tool TOOL on the command (log
 # $O/TOOL-NAME.log); prints its rc, summary line, the test's last line and the first errors.
 sanitize() {

@@ -29,10 +29,6 @@
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 unpack_builds
-# per_case LOG: the log's error lines counted under the case named last before them
-per_case() {
-    awk '/^case:/ {c = $0} /^========= Error/ {n[c]++} END {for (k in n) print "  " n[k] " errors after " k}' "$1"
-}
 {
 cat "$O/device.txt"
 sanitize racecheck 120 san0 build/tests/gpu/test_mega_prefix_san0 --tiny

@@ -24,9 +24,6 @@
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 unpack_builds
-per_case() {
-    awk '/^case:/ {c = $0} /^========= Error/ {n[c]++} END {for (k in n) print "  " n[k] " errors after " k}' "$1"
-}
 PLACES=("A0=0" "F1=0" "A0=1,F1=0" "E1=0" "B0=0" "D1=0" "C0=0" "D2=0" "D0=0")
 {
 cat "$O/device.txt"
