@@ -49,8 +49,9 @@
 /* named barrier of the row's threads; the GEMM consumers and the mma.sync E1 tile use id 1
  * too (with 256 threads). For the racecheck question of docs/MEGAKERNEL.md (sessions 51-52):
  * -DMRT_TOPK_BAR=14, a free id (0 is __syncthreads, 2-13 the finalization groups'), left the
- * hazards as they were (session 52 run 1); -DMRT_TOPK_BAR=0, __syncthreads, which every caller
- * can use (each runs its rows on its whole block), is prepared (scripts/device-s52b.sh). */
+ * hazards as they were (session 52 run 1); so did -DMRT_TOPK_BAR=0, __syncthreads, which every
+ * caller can use (each runs its rows on its whole block), with the step level and the same
+ * bytes (session 53 run 1, H100): the id stays 1. */
 #ifndef MRT_TOPK_BAR
 #define MRT_TOPK_BAR 1
 #endif
