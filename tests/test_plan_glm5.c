@@ -229,9 +229,19 @@ static void test_shapes(mrt_context *ctx) {
                     CHECK(op_tiles(p, "A0") == (s.m + a0_rows - 1) / a0_rows * a0_slices,
                           "default A0 %d tasks at M %d on %d workers", op_tiles(p, "A0"), s.m, workers);
                 }
-                int real = 0;
-                for (int w = 0; w < p->workers; w++) real += p->queue_len[w];
+                int real = 0, misplaced = 0;
+                for (int w = 0; w < p->workers; w++) {
+                    real += p->queue_len[w];
+                    /* a queue's tasks fill its first queue_len slots, NoOp pads the rest (the
+                     * megakernel may stop at queue_len: GLM-5's plans have no NoOp tasks) */
+                    for (int k = 0; k < p->max_len; k++) {
+                        const uint32_t opc = p->instr[((size_t)w * p->max_len + k) * MRT_INSTR_WORDS] & 0xFFu;
+                        misplaced += (k < p->queue_len[w]) == (opc == MRT_OPC_NOOP);
+                    }
+                }
                 CHECK(real == p->n_tasks, "queues hold %d of %d tasks", real, p->n_tasks);
+                CHECK(misplaced == 0, "%d queue slots hold a NoOp before their queue's length or a task after it",
+                      misplaced);
                 mrt_plan_free(p);
                 mrt_graph_free(g);
             }
