@@ -60,13 +60,6 @@ typedef struct mrt_mega_args {
     unsigned long long *stamps; /* TRACE: [workers][max_len][MRT_PH_COUNT] %globaltimer ns */
 } mrt_mega_args;
 
-static __device__ __forceinline__ void mrt_red_release(unsigned *p, unsigned v) {
-    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-static __device__ __forceinline__ void mrt_red_relaxed(unsigned *p, unsigned v) {
-    asm volatile("red.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
 /* The widest GEMM tile (TN) whose kernel reaches the instruction's words through an unseen
  * offset (the kernel loop below says why). */
 #ifndef MRT_MEGA_OPAQUE_TN

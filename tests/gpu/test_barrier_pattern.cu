@@ -138,10 +138,7 @@ __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *
             errors += sum != 8.0 * step + 16.0 * 28;
         }
         __syncthreads(); /* every writer of this instruction is done */
-        if ((feat & P_PUBLISH) && t == 0) { /* mega.cu's ticket and signal */
-            mrt_atom_add_acq_rel(ctr + 64, 1u);
-            asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(ctr + 96) : "memory");
-        }
+        if ((feat & P_PUBLISH) && t == 0) mrt_atom_add_acq_rel(ctr + 64, 1u), mrt_red_release(ctr + 96, 1u); /* mega.cu's ticket and signal */
     }
     if (errors) atomicAdd(bad, errors);
 }
