@@ -51,6 +51,8 @@
 
 typedef struct mrt_mega_args {
     const uint32_t *instr; /* [workers, max_len, 32] */
+    const int *queue_len;  /* [workers]: the instructions each worker runs; the NoOps that pad
+                            * its queue to max_len are not visited (mega_queue_len) */
     int max_len;
     const mrt_mega_op *ops; /* [n_ops]: this launch's copy */
     unsigned *events, *tickets; /* tickets: [2][groups] (taken; finalization jobs claimed) */
@@ -446,7 +448,8 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
     if (threadIdx.x == 0) epoch_s = atomicAdd(a.launches, 1u) / gridDim.x + 1u;
     __syncthreads();
     const unsigned epoch = epoch_s;
-    for (int slot = 0; slot < a.max_len; slot++) {
+    const int len = __ldg(a.queue_len + blockIdx.x);
+    for (int slot = 0; slot < len; slot++) {
         __syncthreads(); /* the previous instruction is done with w and op */
         /* At TN <= 64 the kernel reaches the instruction's words through an offset (0) the
          * compiler cannot see. ptxas then allocates the called GEMM tile differently although
@@ -617,6 +620,14 @@ static int mega_smem(int *dyn, char *why, size_t n) {
     return 0;
 }
 
+/* The instruction buffer: the queues' words, then each worker's queue length. The kernel
+ * stops at a worker's length, not at max_len: each NoOp that pads a queue costs its CTA a slot
+ * (the words' load from global memory, two CTA barriers) after its last instruction, which is
+ * often among the step's last (at M=16 115 of 132 workers end on one pad); and racecheck
+ * reported a NoOp's words read against the next slot's write (docs/MEGAKERNEL.md, session 53). */
+static size_t mega_instr_words(const mrt_plan *p) { return (size_t)p->workers * p->max_len * MRT_INSTR_WORDS; }
+static int *mega_queue_len(const mrt_gpu_mega *m, const mrt_plan *p) { return (int *)(m->instr + mega_instr_words(p)); }
+
 static mrt_status mega_load(mrt_gpu_exec *x) {
     mrt_plan *p = x->p;
     mrt_gpu_mega *m = &x->mega;
@@ -643,7 +654,7 @@ static mrt_status mega_load(mrt_gpu_exec *x) {
     if (!m->tn) m->tn = 16;
     cudaError_t e = cudaSuccess;
     if (!st) {
-        e = cudaMalloc(&m->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4);
+        e = cudaMalloc(&m->instr, mega_instr_words(p) * 4 + (size_t)p->workers * sizeof(int));
         if (!e) e = cudaMalloc(&m->table, nrows * sizeof *rows);
         if (!e) e = cudaMalloc(&m->events, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE);
         if (!e) e = cudaMalloc(&m->tickets, 2 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE);
@@ -678,12 +689,13 @@ mrt_status mrt_gpu_mega_launch(mrt_gpu_exec *x, int copy, int reload, unsigned l
         cudaError_t e = cudaMemsetAsync(m->events, 0, (size_t)(p->n_events + 1) * 4 * MRT_MEGA_CTR_STRIDE, x->stream);
         if (!e) e = cudaMemsetAsync(m->tickets, 0, 2 * (size_t)(p->n_groups + 1) * 4 * MRT_MEGA_CTR_STRIDE, x->stream);
         if (!e) e = cudaMemsetAsync(m->launches, 0, 4, x->stream);
-        if (!e) e = cudaMemcpyAsync(m->instr, p->instr, (size_t)p->workers * p->max_len * MRT_INSTR_WORDS * 4,
+        if (!e) e = cudaMemcpyAsync(m->instr, p->instr, mega_instr_words(p) * 4, cudaMemcpyHostToDevice, x->stream);
+        if (!e) e = cudaMemcpyAsync(mega_queue_len(m, p), p->queue_len, (size_t)p->workers * sizeof(int),
                                     cudaMemcpyHostToDevice, x->stream);
         if (!e) e = cudaStreamSynchronize(x->stream); /* p->instr is pageable host memory */
         if (e) return mrt_gpu_cuda_fail(x, e, "mega: upload");
     }
-    mrt_mega_args a = {m->instr, p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,
+    mrt_mega_args a = {m->instr, mega_queue_len(m, p), p->max_len, (const mrt_mega_op *)m->table + (size_t)copy * p->n_ops, m->events,
                        m->tickets, (unsigned)p->n_groups + 1u, m->launches, mrt_gpu_diag(), stamps};
     void *args[1] = {&a};
     const void *fn = mega_kernel(stamps != NULL, m->tn);
