@@ -1,5 +1,6 @@
 #!/bin/bash
-# Session 53 run 3 (the session's last device time; device-s53b.sh was not run). Run 2 found
+# Prepared in session 53 for branch s53-queue-len (not run: the session's device time ran out
+# in refused starts). Session 53's run 2 (device-s53a.sh) found
 # racecheck's A0=0 reports in the CTAs that run one task and then 32 NoOp pads: a WAR on the
 # instruction words from a NoOp's read to the next slot's write. Now the kernel stops at each
 # worker's queue length (mega.cu mega_queue_len): pads are not visited.
