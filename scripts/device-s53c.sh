@@ -32,6 +32,15 @@ per_case "$O/racecheck-place.log"
 grep -E '^========= Error' -A1 "$O/racecheck-place.log" "$O/racecheck-tiny.log" | grep -oE '(Read|Write) access at .*' |
     sed -E 's/\+0x[0-9a-f]+//; s/\[[0-9]+ hazards\]//' | cut -c1-140 | sort | uniq -c | sort -rn | head -12
 echo "t=$((SECONDS - t0)) s"
+# (b') what stays after the pads: the hazards' accesses (R/W, warp.lane, line) of F1 after a
+# GEMM tile on its CTA (A0=1,F1=0: B0's tiles then F1 on worker 0) and of --tiny's cases
+timeout 100 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 400 \
+    build/tests/gpu/test_mega_prefix_san --tiny-place "A0=1,F1=0" > "$O/racecheck-hazards.log" 2>&1
+echo "hazard report rc=$?"
+per_case "$O/racecheck-hazards.log"
+grep -E '^=========     (Write|Read) Thread' "$O/racecheck-hazards.log" | sed -E 's/\(([0-9]+),0,0\)/\1/' |
+    awk '{print $2, int($4 / 32) "." $4 % 32, $NF}' | sort | uniq -c | sort -rn | head -30
+echo "t=$((SECONDS - t0)) s"
 gpu_tests 30 "test_mega"
 grep -h "NoOp" "$O/test_mega.log" | tail -2
 for round in 1 2; do
