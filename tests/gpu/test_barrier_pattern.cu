@@ -143,6 +143,52 @@ __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *
     if (errors) atomicAdd(bad, errors);
 }
 
+/* Dynamic shared memory that a GEMM tile used, then another op's barrier exchange in the same
+ * bytes (session 54): racecheck's remaining megakernel reports (F1's scan, a finalization's
+ * sums, after a GEMM tile on the same CTA) are all exchanges through the dynamic shared
+ * memory, where the tile's TMA wrote its stages and its mbarriers lived; the clean exchanges
+ * are in static shared memory. Each step: the "tile" (thread 0 inits an mbarrier at dyn +
+ * MBAR_AT, warp 1's lane 0 bulk-copies 2 KB of src into dyn, warps 4-11 wait and read it,
+ * thread 0 invalidates the mbarrier), then the "row": each warp's lane 31 writes its sum at
+ * dyn + at, a barrier, every thread reads all 12. ALIAS picks `at`: 4096 (bytes nothing else
+ * touched), 0 (bytes the bulk copy wrote), MBAR_AT (the mbarrier's bytes). ROW_BAR: 0
+ * __syncthreads, else `bar.sync ROW_BAR, 384` (F1's). */
+#define MBAR_AT 2048
+__global__ void __launch_bounds__(THREADS, 1) aliased(int at, int row_bar, const uint4 *src, unsigned *bad) {
+    extern __shared__ __align__(1024) uint8_t dyn[];
+    const int t = (int)threadIdx.x, warp = t / 32, lane = t % 32;
+    const uint32_t base = mrt_smem_u32(dyn), full = base + MBAR_AT;
+    unsigned *wsum = (unsigned *)(dyn + at);
+    unsigned errors = 0;
+    for (int step = 0; step < STEPS; step++) {
+        __syncthreads(); /* the previous step is done with dyn */
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* generic writes before the copy */
+        if (t == 0) {
+            mrt_mbar_init(full, 1);
+            asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        }
+        __syncthreads();
+        if (warp == 1 && lane == 0) {
+            mrt_mbar_arrive_tx(full, 2048);
+            mrt_bulk_load(base, src + (step % 2) * 128, 2048, full);
+        } else if (warp >= 4) {
+            errors += wait_phase0(full);
+            const unsigned *v = (const unsigned *)dyn;
+            errors += v[t - 128] != (unsigned)((step % 2) * 512 + t - 128);
+        }
+        __syncthreads();
+        if (t == 0) mrt_mbar_inval(full);
+        __syncthreads(); /* the next op's instruction: its row */
+        if (lane == 31) wsum[warp] = (unsigned)(step * 100 + warp);
+        if (row_bar) asm volatile("bar.sync %0, %1;" ::"r"(row_bar), "n"(THREADS) : "memory");
+        else __syncthreads();
+        unsigned sum = 0;
+        for (int i = 0; i < THREADS / 32; i++) sum += wsum[i];
+        errors += sum != (unsigned)(step * 100 * (THREADS / 32) + (THREADS / 32) * (THREADS / 32 - 1) / 2);
+    }
+    if (errors) atomicAdd(bad, errors);
+}
+
 int main(void) {
     char why[256];
     if (!mrt_gpu_available(why, sizeof why)) {
@@ -189,6 +235,24 @@ int main(void) {
         if (e == cudaSuccess) e = cudaMemcpy(&h, bad, sizeof h, cudaMemcpyDeviceToHost);
         CHECK(e == cudaSuccess && h == 0, "prologue features %u: %s, %u wrong exchanges", feats[f], cudaGetErrorString(e), h);
     }
+    /* the row's exchange in bytes the "tile" left alone, wrote by bulk copy, held its mbarrier
+     * in; under __syncthreads and under F1's bar.sync 1, 384 */
+    uint4 *tsrc = NULL, htsrc[256];
+    for (int i = 0; i < 256; i++) htsrc[i] = make_uint4(4u * i, 4u * i + 1, 4u * i + 2, 4u * i + 3);
+    CHECK(cudaMalloc(&tsrc, sizeof htsrc) == cudaSuccess, "cudaMalloc");
+    cudaFuncSetAttribute(aliased, cudaFuncAttributeMaxDynamicSharedMemorySize, 8192);
+    const int ats[] = {4096, 0, MBAR_AT}, bars[] = {0, 1};
+    for (int i = 0; i < 6 && bad && tsrc; i++) {
+        const int at = ats[i % 3], rb = bars[i / 3];
+        printf("case: aliased row at %d (%s), row barrier %d\n", at, at == 4096 ? "untouched" : at ? "the mbarrier's" : "bulk-copied", rb);
+        fflush(stdout);
+        cudaMemset(bad, 0, sizeof *bad), cudaMemcpy(tsrc, htsrc, sizeof htsrc, cudaMemcpyHostToDevice);
+        aliased<<<4, THREADS, 8192>>>(at, rb, tsrc, bad);
+        cudaError_t e = cudaDeviceSynchronize();
+        if (e == cudaSuccess) e = cudaMemcpy(&h, bad, sizeof h, cudaMemcpyDeviceToHost);
+        CHECK(e == cudaSuccess && h == 0, "aliased row at %d, barrier %d: %s, %u wrong exchanges", at, rb, cudaGetErrorString(e), h);
+    }
+    cudaFree(tsrc);
     cudaFree(ctr), cudaFree(src);
     cudaFree(bad);
     TEST_MAIN_END();
