@@ -100,13 +100,17 @@ enum {
     P_SCRATCH = 8,      /* A0's sums: lanes 0 and 16 of warps 0-3 write, a barrier, all read */
     P_PUBLISH = 16,     /* thread 0 takes a ticket (atom.acq_rel) and signals (red.release) */
     P_PROXY_SHARED = 32, /* every thread: fence.proxy.async.shared::cta (a GEMM tile's start) */
-    P_NOOP = 64          /* odd steps are NoOps: past the words' read, `continue` to the loop's head */
+    P_NOOP = 64,         /* odd steps are NoOps: past the words' read, `continue` to the loop's head */
+    P_LANE0 = 128        /* a GEMM tile's watchdog: warp 0's lane 0 waits on an mbarrier that warps 4-11
+                          * arrive on after a while, its other lanes go on to the CTA barrier */
 };
 __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *ctr, const uint4 *src, unsigned *bad) {
     __shared__ unsigned words[32];
     __shared__ uint4 row[24];
     __shared__ double scratch[8];
+    __shared__ __align__(8) uint64_t done_bar;
     const int t = (int)threadIdx.x, warp = t / 32, lane = t % 32;
+    const uint32_t done = mrt_smem_u32(&done_bar);
     unsigned errors = 0;
     for (int step = 0; step < STEPS; step++) {
         __syncthreads(); /* the previous instruction is done with words, row and scratch */
@@ -136,6 +140,25 @@ __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *
             double sum = 0;
             for (int g = 0; g < 8; g++) sum += scratch[g];
             errors += sum != 8.0 * step + 16.0 * 28;
+        }
+        if (feat & P_LANE0) {
+            if (t == 0) mrt_mbar_init(done, 2);
+            __syncthreads();
+            if (warp == 0) {
+                if (lane == 0) {
+                    const long long t0 = clock64();
+                    while (!mrt_mbar_try_suspend(done, 0, 20000))
+                        if (clock64() - t0 > SPINS) {
+                            errors += 1000u;
+                            break;
+                        }
+                }
+            } else if (warp >= 4) {
+                __nanosleep(2000); /* the tile's work */
+                if ((t & 127) == 0) mrt_mbar_arrive(done);
+            }
+            __syncthreads();
+            if (t == 0) mrt_mbar_inval(done);
         }
         __syncthreads(); /* every writer of this instruction is done */
         if ((feat & P_PUBLISH) && t == 0) mrt_atom_add_acq_rel(ctr + 64, 1u), mrt_red_release(ctr + 96, 1u); /* mega.cu's ticket and signal */
@@ -216,7 +239,7 @@ int main(void) {
     one[0] = one[32] = 1u;
     CHECK(cudaMalloc(&ctr, 128 * sizeof *ctr) == cudaSuccess && cudaMalloc(&src, sizeof hsrc) == cudaSuccess, "cudaMalloc");
     /* the last case as the megakernel launches: cooperative, with its dynamic shared memory */
-    const unsigned feats[] = {0, P_WAIT, P_WAIT | P_SLEEP, P_ROWCOPY, P_SCRATCH, P_PUBLISH, P_PROXY_SHARED, P_NOOP, 127, 127};
+    const unsigned feats[] = {0, P_WAIT, P_WAIT | P_SLEEP, P_ROWCOPY, P_SCRATCH, P_PUBLISH, P_PROXY_SHARED, P_NOOP, P_LANE0, P_LANE0 | P_NOOP, 255, 255};
     const int nf = (int)(sizeof feats / sizeof feats[0]), dyn = 200 * 1024;
     cudaFuncSetAttribute(prologue, cudaFuncAttributeMaxDynamicSharedMemorySize, dyn);
     for (int f = 0; f < nf && bad && ctr && src; f++) {
