@@ -23,6 +23,13 @@ unpack_builds
 {
 cat "$O/device.txt"
 gpu_tests 30 "test_barrier_pattern"
+gpu_tests 30 "test_mega"
+grep -h "NoOp" "$O/test_mega.log" | tail -2
+gpu_tests 150 "test_mega_prefix"
+for round in 1 2; do
+    ab_shapes "build-old build" "16 2 8192" "128 2 1024"
+done
+echo "t=$((SECONDS - t0)) s"
 sanitize racecheck 40 pattern build/tests/gpu/test_barrier_pattern
 per_case "$O/racecheck-pattern.log"
 sanitize racecheck 60 tiny build/tests/gpu/test_mega_prefix_san --tiny
@@ -32,6 +39,14 @@ per_case "$O/racecheck-place.log"
 grep -E '^========= Error' -A1 "$O/racecheck-place.log" "$O/racecheck-tiny.log" | grep -oE '(Read|Write) access at .*' |
     sed -E 's/\+0x[0-9a-f]+//; s/\[[0-9]+ hazards\]//' | cut -c1-140 | sort | uniq -c | sort -rn | head -12
 echo "t=$((SECONDS - t0)) s"
+# (b'') the same with the GEMM tile's warps converged before its closing CTA barrier
+# (-DMRT_MEGA_TILE_CONVERGE=1: warp 0's every lane waits for the tile, __syncwarp)
+if [ -x build/tests/gpu/test_mega_prefix_sanconv ]; then
+    sanitize racecheck 60 conv-tiny build/tests/gpu/test_mega_prefix_sanconv --tiny
+    per_case "$O/racecheck-conv-tiny.log"
+    sanitize racecheck 60 conv-place build/tests/gpu/test_mega_prefix_sanconv --tiny-place "A0=0" "A0=1,F1=0" "B0=0" "D1=0"
+    per_case "$O/racecheck-conv-place.log"
+fi
 # (b') what stays after the pads: the hazards' accesses (R/W, warp.lane, line) of F1 after a
 # GEMM tile on its CTA (A0=1,F1=0: B0's tiles then F1 on worker 0) and of --tiny's cases
 timeout 100 compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 400 \
@@ -40,13 +55,5 @@ echo "hazard report rc=$?"
 per_case "$O/racecheck-hazards.log"
 grep -E '^=========     (Write|Read) Thread' "$O/racecheck-hazards.log" | sed -E 's/\(([0-9]+),0,0\)/\1/' |
     awk '{print $2, int($4 / 32) "." $4 % 32, $NF}' | sort | uniq -c | sort -rn | head -30
-echo "t=$((SECONDS - t0)) s"
-gpu_tests 30 "test_mega"
-grep -h "NoOp" "$O/test_mega.log" | tail -2
-for round in 1 2; do
-    ab_shapes "build-old build" "16 2 8192" "128 2 1024"
-done
-echo "t=$((SECONDS - t0)) s"
-gpu_tests 150 "test_mega_prefix"
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
