@@ -27,7 +27,7 @@ gpu_tests 30 "test_mega"
 grep -h "NoOp" "$O/test_mega.log" | tail -2
 gpu_tests 150 "test_mega_prefix"
 for round in 1 2; do
-    ab_shapes "build-old build" "16 2 8192" "128 2 1024"
+    ab_shapes "build-old build build-conv" "16 2 8192" "128 2 1024"
 done
 echo "t=$((SECONDS - t0)) s"
 sanitize racecheck 40 pattern build/tests/gpu/test_barrier_pattern
