@@ -1,6 +1,8 @@
 #!/bin/bash
-# Prepared in session 53 for branch s53-queue-len (not run: the session's device time ran out
-# in refused starts). Session 53's run 2 (device-s53a.sh) found
+# Prepared in session 53 for branch s53-queue-len, run in session 54 (run 1, an H100; with
+# test_barrier_pattern's `aliased` and P_LANE0 cases, and build-conv / test_mega_prefix_sanconv:
+# session 54's -DMRT_MEGA_TILE_CONVERGE=1, a diagnostic since removed, docs/MEGAKERNEL.md
+# "Session 54"). Session 53's run 2 (device-s53a.sh) found
 # racecheck's A0=0 reports in the CTAs that run one task and then 32 NoOp pads: a WAR on the
 # instruction words from a NoOp's read to the next slot's write. Now the kernel stops at each
 # worker's queue length (mega.cu mega_queue_len): pads are not visited.
@@ -16,7 +18,8 @@
 # build-san/tests/gpu/test_mega_prefix, copied to build/tests/gpu/test_mega_prefix_san;
 #   sh scripts/pack-builds.sh build build-old build/tests/gpu/test_mega_prefix build/tests/gpu/test_mega_prefix_san \
 #       build/tests/gpu/test_mega build/tests/gpu/test_barrier_pattern
-# Run: timeout 240 bash scripts/device-s53c.sh   (carry build-pack)
+#   (session 54 also: build-conv/megartp and build/tests/gpu/test_mega_prefix_sanconv)
+# Run: timeout 560 bash scripts/device-s53c.sh   (carry build-pack)
 . "$(dirname "$0")/device-common.sh"
 t0=$SECONDS
 unpack_builds

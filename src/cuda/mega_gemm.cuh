@@ -158,13 +158,6 @@ static __device__ __forceinline__ mrt_gemm_tile mrt_mega_tile_of(const mrt_mega_
  * against the default (warp 2, just before its first weight load) the trace's visible ->
  * weights splits the ~1.5 us a GEMM tile takes from being reached to its first weight load
  * (session 27 run 3's trace: D1 1.63, D0 1.60, D2 1.44 us median; E1, F1, A0 0.22). */
-/* -DMRT_MEGA_TILE_CONVERGE=1 (diagnostic, session 54): racecheck's reports after a GEMM tile
- * name lane 0 of warp 0 (the watchdog's lane; warps 1 and 2 have lane-0 loops too) as the
- * writer; with it, warp 0's every lane waits for the tile and each warp meets at __syncwarp
- * before the tile's closing CTA barrier. */
-#ifndef MRT_MEGA_TILE_CONVERGE
-#define MRT_MEGA_TILE_CONVERGE 0
-#endif
 #ifndef MRT_MEGA_PRO_PROBE
 #define MRT_MEGA_PRO_PROBE 0
 #endif
@@ -240,11 +233,7 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
     if (ph && threadIdx.x == 0) ph[MRT_PH_WEIGHTS] = mrt_globaltimer();
 #endif
     if (warp == 0) {
-#if MRT_MEGA_TILE_CONVERGE
-        mrt_gemm_watchdog(t, a, bars, pr); /* the whole warp waits (below) */
-#else
         if (lane == 0) mrt_gemm_watchdog(t, a, bars, pr);
-#endif
     } else if (warp == 1) {
         mrt_gemm_aload<KIND, TN>(t, a, tx, tsx, base, sxs, bars, pr, wait, lane);
     } else if (warp == 2) {
@@ -315,9 +304,6 @@ static __device__ __forceinline__ void mrt_mega_gemm_tile_body(const mrt_mega_op
 #endif
         if ((ctid & 127) == 0) mrt_mbar_arrive(bars.done());
     }
-#if MRT_MEGA_TILE_CONVERGE
-    __syncwarp(); /* each warp's lanes together again before the CTA barrier */
-#endif
     __syncthreads();
     if (threadIdx.x == 0) { /* exactly the barriers mrt_gemm_controller_init made (no cluster) */
         for (int s = 0; s < a.stages; s++) {

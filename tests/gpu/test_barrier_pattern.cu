@@ -16,6 +16,9 @@
  * then thread 0 writes a flag, __syncthreads, everyone reads it. Every exchange is checked,
  * so the test fails if the pattern is wrong; if racecheck reports hazards here, with the
  * results right, they come from the tool's model of these barriers, not from megartp.
+ * `prologue` (the instruction loop's pieces one by one) and `aliased` (a row's exchange in
+ * dynamic shared memory a bulk copy wrote) follow, each case named ("case: ...") so that a
+ * racecheck log's reports can be counted by case (scripts/device-common.sh per_case).
  * Prints "SKIP" without a GPU. */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -101,14 +104,18 @@ enum {
     P_PUBLISH = 16,     /* thread 0 takes a ticket (atom.acq_rel) and signals (red.release) */
     P_PROXY_SHARED = 32, /* every thread: fence.proxy.async.shared::cta (a GEMM tile's start) */
     P_NOOP = 64,         /* odd steps are NoOps: past the words' read, `continue` to the loop's head */
-    P_LANE0 = 128        /* a GEMM tile's watchdog: warp 0's lane 0 waits on an mbarrier that warps 4-11
+    P_LANE0 = 128,       /* a GEMM tile's watchdog: warp 0's lane 0 waits on an mbarrier that warps 4-11
                           * arrive on after a while, its other lanes go on to the CTA barrier */
+    P_GROUPS32 = 256,    /* a finalization's claimed jobs: groups of 32 threads at named barriers 2-13,
+                          * each group a different number of job rounds (1-3, changing by step) */
+    P_GROUPS128 = 512    /* the same with groups of 128 threads at barriers 2-4 */
 };
 __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *ctr, const uint4 *src, unsigned *bad) {
     __shared__ unsigned words[32];
     __shared__ uint4 row[24];
     __shared__ double scratch[8];
     __shared__ __align__(8) uint64_t done_bar;
+    __shared__ unsigned gjob[THREADS / 32], gbuf[THREADS];
     const int t = (int)threadIdx.x, warp = t / 32, lane = t % 32;
     const uint32_t done = mrt_smem_u32(&done_bar);
     unsigned errors = 0;
@@ -159,6 +166,19 @@ __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *
             }
             __syncthreads();
             if (t == 0) mrt_mbar_inval(done);
+        }
+        if (feat & (P_GROUPS32 | P_GROUPS128)) {
+            const int gn = (feat & P_GROUPS32) ? 32 : 128, gi = t / gn, gt = t % gn, id = 2 + gi;
+            for (int r = 0; r < (gi + step) % 3 + 1; r++) { /* claim, the job's exchange, its closing barrier */
+                if (gt == 0) gjob[gi] = (unsigned)(step * 10 + r);
+                asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(gn) : "memory");
+                errors += gjob[gi] != (unsigned)(step * 10 + r);
+                gbuf[t] = (unsigned)(step + r + t);
+                asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(gn) : "memory");
+                const int o = gi * gn + (gt + 1) % gn;
+                errors += gbuf[o] != (unsigned)(step + r + o);
+                asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(gn) : "memory");
+            }
         }
         __syncthreads(); /* every writer of this instruction is done */
         if ((feat & P_PUBLISH) && t == 0) mrt_atom_add_acq_rel(ctr + 64, 1u), mrt_red_release(ctr + 96, 1u); /* mega.cu's ticket and signal */
@@ -239,7 +259,7 @@ int main(void) {
     one[0] = one[32] = 1u;
     CHECK(cudaMalloc(&ctr, 128 * sizeof *ctr) == cudaSuccess && cudaMalloc(&src, sizeof hsrc) == cudaSuccess, "cudaMalloc");
     /* the last case as the megakernel launches: cooperative, with its dynamic shared memory */
-    const unsigned feats[] = {0, P_WAIT, P_WAIT | P_SLEEP, P_ROWCOPY, P_SCRATCH, P_PUBLISH, P_PROXY_SHARED, P_NOOP, P_LANE0, P_LANE0 | P_NOOP, 255, 255};
+    const unsigned feats[] = {0, P_WAIT, P_WAIT | P_SLEEP, P_ROWCOPY, P_SCRATCH, P_PUBLISH, P_PROXY_SHARED, P_NOOP, P_LANE0, P_LANE0 | P_NOOP, P_GROUPS32, P_GROUPS128, 255, 255};
     const int nf = (int)(sizeof feats / sizeof feats[0]), dyn = 200 * 1024;
     cudaFuncSetAttribute(prologue, cudaFuncAttributeMaxDynamicSharedMemorySize, dyn);
     for (int f = 0; f < nf && bad && ctr && src; f++) {
