@@ -5,9 +5,10 @@
  * with worker ranges and a split (--place, --split); 1000 replays (never-reset
  * counters, epochs from the device) give the same bytes. A difference is reported per tensor: count of
  * differing bytes and the first one.
- * Run: test_mega_prefix [--quick | --tiny | --tiny-place PLACE...]   (--quick: one small shape,
+ * Run: test_mega_prefix [--quick | --tiny | --tiny-place PLACE[/SPLIT]...]   (--quick: one small shape,
  * for compute-sanitizer; --tiny: the same shape of the reduced-size model, glm5_config_reduced,
- * for racecheck; --tiny-place: that model at 16 tokens under each --place PLACE) */
+ * for racecheck; --tiny-place: that model at 16 tokens under each --place PLACE, with
+ * --split SPLIT where given) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,12 +163,16 @@ int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "--tiny-place")) {
         /* the reduced model at 16 tokens under each --place given: sanitizer bisection of
          * which instruction sequences a CTA runs (`--place X=0` puts every task of X on worker
-         * 0, after its A0 task; `megartp plan glm5-prefix --model reduced --json` shows the queues) */
+         * 0, after its A0 task; `megartp plan glm5-prefix --model reduced --json` shows the
+         * queues). PLACE/SPLIT adds --split SPLIT (e.g. B0=0/B0=1: B0's tiles unsplit, no groups) */
         for (int i = 2; i < argc; i++) {
+            char place[160], pol[200];
+            snprintf(place, sizeof place, "%s", argv[i]);
+            char *slash = strchr(place, '/');
+            if (slash) *slash = '\0';
             mrt_plan_opts o = mrt_plan_opts_default();
-            o.policy = MRT_POLICY_ROUNDROBIN, o.place = argv[i];
-            char pol[200];
-            snprintf(pol, sizeof pol, "roundrobin --place %s, 16 tokens", argv[i]);
+            o.policy = MRT_POLICY_ROUNDROBIN, o.place = place, o.split = slash ? slash + 1 : NULL;
+            snprintf(pol, sizeof pol, "roundrobin --place %s%s%s, 16 tokens", place, slash ? " --split " : "", slash ? slash + 1 : "");
             one_plan(glm5_config_reduced(), (glm5_shape){16, 2, 300}, o, pol, 0);
         }
         TEST_MAIN_END();
