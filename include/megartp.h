@@ -166,7 +166,8 @@ typedef struct mrt_plan_info {
     int tasks, events, workers, max_len, ops;
     double build_us;             /* graph validation to verified plan */
     const uint32_t *instr;       /* [workers, max_len, 32] */
-    const int *queue_len;        /* [workers] real (non-NoOp) instructions */
+    const int *queue_len;        /* [workers] real (non-NoOp) instructions: a queue's first queue_len
+                                  * slots; NoOps pad the rest, and the megakernel stops before them */
     mrt_policy policy;           /* the placement its queues come from (never AUTO) */
     double estimate_us;          /* the step under the placement's cost model */
     const char *tuned;           /* the options tuning chose ("--split D1=2 --chunk E1=256"), or "" */
