@@ -233,7 +233,7 @@ static void test_shapes(mrt_context *ctx) {
                 for (int w = 0; w < p->workers; w++) {
                     real += p->queue_len[w];
                     /* a queue's tasks fill its first queue_len slots, NoOp pads the rest (the
-                     * megakernel may stop at queue_len: GLM-5's plans have no NoOp tasks) */
+                     * megakernel stops at queue_len: GLM-5's plans have no NoOp tasks) */
                     for (int k = 0; k < p->max_len; k++) {
                         const uint32_t opc = p->instr[((size_t)w * p->max_len + k) * MRT_INSTR_WORDS] & 0xFFu;
                         misplaced += (k < p->queue_len[w]) == (opc == MRT_OPC_NOOP);

@@ -32,9 +32,10 @@
 #define STEPS 16
 #define SPINS 100000000LL /* a bounded mbarrier wait, in clock cycles: a miss counts as errors */
 
-static __device__ unsigned wait_phase0(uint32_t bar) {
+/* SUSPEND: the try_wait that lets the hardware suspend the thread (a GEMM tile's watchdog) */
+static __device__ unsigned wait_phase0(uint32_t bar, bool suspend = false) {
     const long long t0 = clock64();
-    while (!mrt_mbar_try(bar, 0))
+    while (!(suspend ? mrt_mbar_try_suspend(bar, 0, 20000) : mrt_mbar_try(bar, 0)))
         if (clock64() - t0 > SPINS) return 1000u;
     return 0u;
 }
@@ -152,14 +153,7 @@ __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *
             if (t == 0) mrt_mbar_init(done, 2);
             __syncthreads();
             if (warp == 0) {
-                if (lane == 0) {
-                    const long long t0 = clock64();
-                    while (!mrt_mbar_try_suspend(done, 0, 20000))
-                        if (clock64() - t0 > SPINS) {
-                            errors += 1000u;
-                            break;
-                        }
-                }
+                if (lane == 0) errors += wait_phase0(done, true);
             } else if (warp >= 4) {
                 __nanosleep(2000); /* the tile's work */
                 if ((t & 127) == 0) mrt_mbar_arrive(done);
@@ -193,10 +187,11 @@ __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *
  * are in static shared memory. Each step: the "tile" (thread 0 inits an mbarrier at dyn +
  * MBAR_AT, warp 1's lane 0 bulk-copies 2 KB of src into dyn, warps 4-11 wait and read it,
  * thread 0 invalidates the mbarrier), then the "row": each warp's lane 31 writes its sum at
- * dyn + at, a barrier, every thread reads all 12. ALIAS picks `at`: 4096 (bytes nothing else
- * touched), 0 (bytes the bulk copy wrote), MBAR_AT (the mbarrier's bytes). ROW_BAR: 0
- * __syncthreads, else `bar.sync ROW_BAR, 384` (F1's). */
+ * dyn + at, a barrier, every thread reads all 12. `at`: 4096 (bytes nothing else touched),
+ * 0 (bytes the bulk copy wrote), MBAR_AT (the mbarrier's bytes). `row_bar`: 0 __syncthreads,
+ * else `bar.sync row_bar, 384` (F1's). ALIASED_DYN: its dynamic shared memory. */
 #define MBAR_AT 2048
+#define ALIASED_DYN 8192
 __global__ void __launch_bounds__(THREADS, 1) aliased(int at, int row_bar, const uint4 *src, unsigned *bad) {
     extern __shared__ __align__(1024) uint8_t dyn[];
     const int t = (int)threadIdx.x, warp = t / 32, lane = t % 32;
@@ -283,14 +278,14 @@ int main(void) {
     uint4 *tsrc = NULL, htsrc[256];
     for (int i = 0; i < 256; i++) htsrc[i] = make_uint4(4u * i, 4u * i + 1, 4u * i + 2, 4u * i + 3);
     CHECK(cudaMalloc(&tsrc, sizeof htsrc) == cudaSuccess, "cudaMalloc");
-    cudaFuncSetAttribute(aliased, cudaFuncAttributeMaxDynamicSharedMemorySize, 8192);
+    cudaFuncSetAttribute(aliased, cudaFuncAttributeMaxDynamicSharedMemorySize, ALIASED_DYN);
     const int ats[] = {4096, 0, MBAR_AT}, bars[] = {0, 1};
     for (int i = 0; i < 6 && bad && tsrc; i++) {
         const int at = ats[i % 3], rb = bars[i / 3];
         printf("case: aliased row at %d (%s), row barrier %d\n", at, at == 4096 ? "untouched" : at ? "the mbarrier's" : "bulk-copied", rb);
         fflush(stdout);
         cudaMemset(bad, 0, sizeof *bad), cudaMemcpy(tsrc, htsrc, sizeof htsrc, cudaMemcpyHostToDevice);
-        aliased<<<4, THREADS, 8192>>>(at, rb, tsrc, bad);
+        aliased<<<4, THREADS, ALIASED_DYN>>>(at, rb, tsrc, bad);
         cudaError_t e = cudaDeviceSynchronize();
         if (e == cudaSuccess) e = cudaMemcpy(&h, bad, sizeof h, cudaMemcpyDeviceToHost);
         CHECK(e == cudaSuccess && h == 0, "aliased row at %d, barrier %d: %s, %u wrong exchanges", at, rb, cudaGetErrorString(e), h);
