@@ -419,6 +419,28 @@ __shared__ unsigned mrt_mega_bchk[2];
 #define MRT_MEGA_BCHK_SEE(i, v) ((void)0)
 #endif
 
+/* -DMRT_MEGA_FIN_EVEN_BARS (racecheck diagnostic, session 55): racecheck's reports that remain
+ * are on CTAs that ran a finalization, whose groups (GN threads each, named barriers 2 ..)
+ * claim jobs until none is left, so each passes its barrier a different number of times
+ * before the CTA meets again (test_barrier_pattern's P_GROUPS). After a finalization every
+ * group passes its barrier, empty, until it has passed it as often as the group that passed
+ * its own most (the counts: mrt_grp's sync), then the counts start again from 0. */
+#ifdef MRT_MEGA_FIN_EVEN_BARS
+static __device__ void mrt_mega_even_bars(int gn) {
+    unsigned *passes = mrt_grp_passes();
+    __syncthreads();
+    const int groups = (int)blockDim.x / gn, gi = (int)threadIdx.x / gn;
+    unsigned most = 0;
+    for (int i = 0; i < groups; i++) most = max(most, passes[2 + i]);
+    for (unsigned k = passes[2 + gi]; k < most; k++) asm volatile("bar.sync %0, %1;" ::"r"(2 + gi), "r"(gn) : "memory");
+    __syncthreads();
+    if (threadIdx.x < 16) passes[threadIdx.x] = 0; /* the caller's barrier orders this before the next counts */
+}
+#define MRT_MEGA_EVEN_BARS(gn) mrt_mega_even_bars(gn)
+#else
+#define MRT_MEGA_EVEN_BARS(gn) ((void)0)
+#endif
+
 /* TN: the plan's tokens per GEMM tile (wgmma N), a template parameter so each instantiation
  * holds one width of the GEMM roles: with all five inlined, ptxas spilled 17 KB a thread
  * (3 KB stack) and the step took 249 us instead of 195 (H200, 2026-11-29, GLM-5 M=16). */
@@ -446,6 +468,9 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
      * (k-1)*gridDim.x .. k*gridDim.x-1. */
     __shared__ unsigned epoch_s;
     if (threadIdx.x == 0) epoch_s = atomicAdd(a.launches, 1u) / gridDim.x + 1u;
+#ifdef MRT_MEGA_FIN_EVEN_BARS
+    if (threadIdx.x < 16) mrt_grp_passes()[threadIdx.x] = 0;
+#endif
     __syncthreads();
     const unsigned epoch = epoch_s;
     const int len = __ldg(a.queue_len + blockIdx.x);
@@ -568,11 +593,15 @@ __global__ void __launch_bounds__(MRT_MEGA_THREADS, 1) mrt_mega_kernel(mrt_mega_
 #else
                 mrt_mega_finalize_claimed<riq, rqa>(o, pl, fin, ctr, g, gi, pub);
 #endif
+                MRT_MEGA_EVEN_BARS(gn);
             }
             __syncthreads();
             if (threadIdx.x == 0) mrt_mega_signal(a, w, nsig, false);
         } else if (opcode == MRT_OPC_GEMM_FP8) { /* a lone tile finalizes its unit itself (or did in its store) */
-            if (!o.fused_q_b) mrt_mega_finalize(o, pl, fin);
+            if (!o.fused_q_b) {
+                mrt_mega_finalize(o, pl, fin);
+                MRT_MEGA_EVEN_BARS(128);
+            }
             __syncthreads();
             if (threadIdx.x == 0) mrt_mega_signal(a, w, nsig, false), mrt_mega_signal(a, w, nsig, true);
         } else if (threadIdx.x == 0) { /* a grouped F1 slice took its ticket itself (mrt_mega_topk) */

@@ -25,11 +25,22 @@ struct mrt_a0_args {
  * at named barrier `bar` (0 with n = blockDim.x: the whole CTA, as __syncthreads). The
  * standalone kernels pass the whole CTA; the megakernel runs several groups side by side on
  * other barrier ids, so a unit's code does not depend on how many threads the CTA has. */
+#ifdef MRT_MEGA_FIN_EVEN_BARS /* racecheck diagnostic: each named barrier's passes (mega.cu mrt_mega_even_bars) */
+static __device__ __forceinline__ unsigned *mrt_grp_passes() {
+    __shared__ unsigned passes[16];
+    return passes;
+}
+#endif
 struct mrt_grp {
     int tid, n, bar;
     __device__ __forceinline__ void sync() const {
         if (bar == 0) __syncthreads(); /* the whole CTA: the plain barrier (tools model it exactly) */
-        else asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(n) : "memory");
+        else {
+#ifdef MRT_MEGA_FIN_EVEN_BARS
+            if (tid == 0) mrt_grp_passes()[bar]++; /* read by the group after a CTA barrier */
+#endif
+            asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(n) : "memory");
+        }
     }
 };
 static __device__ __forceinline__ mrt_grp mrt_grp_cta() { return mrt_grp{(int)threadIdx.x, (int)blockDim.x, 0}; }

@@ -109,14 +109,19 @@ enum {
                           * arrive on after a while, its other lanes go on to the CTA barrier */
     P_GROUPS32 = 256,    /* a finalization's claimed jobs: groups of 32 threads at named barriers 2-13,
                           * each group a different number of job rounds (1-3, changing by step) */
-    P_GROUPS128 = 512    /* the same with groups of 128 threads at barriers 2-4 */
+    P_GROUPS128 = 512,   /* the same with groups of 128 threads at barriers 2-4 */
+    P_ROWBAR = 1024,     /* F1's scan after the words: each warp's lane 31 writes its sum,
+                          * `bar.sync 1, 384`, lanes < 12 read (the megakernel's remaining report) */
+    P_EVEN = 2048        /* P_GROUPS's groups pad to 3 rounds each with empty rounds (their barriers
+                          * only): every group passes its barrier as often (mega.cu's
+                          * MRT_MEGA_FIN_EVEN_BARS) */
 };
 __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *ctr, const uint4 *src, unsigned *bad) {
     __shared__ unsigned words[32];
     __shared__ uint4 row[24];
     __shared__ double scratch[8];
     __shared__ __align__(8) uint64_t done_bar;
-    __shared__ unsigned gjob[THREADS / 32], gbuf[THREADS];
+    __shared__ unsigned gjob[THREADS / 32], gbuf[THREADS], wsum[THREADS / 32];
     const int t = (int)threadIdx.x, warp = t / 32, lane = t % 32;
     const uint32_t done = mrt_smem_u32(&done_bar);
     unsigned errors = 0;
@@ -129,6 +134,11 @@ __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *
         errors += words[0] != ((unsigned)(step * 32) ^ blockIdx.x);
         if (feat & P_ROWCOPY) errors += row[t % 24].x != (unsigned)(t % 24 + step);
         if ((feat & P_NOOP) && (words[0] & 32u) != (blockIdx.x & 32u)) continue; /* step odd (uniform) */
+        if (feat & P_ROWBAR) { /* wsum's last reads were a step's barriers ago */
+            if (lane == 31) wsum[warp] = (unsigned)(step * 100 + warp);
+            asm volatile("bar.sync 1, %0;" ::"n"(THREADS) : "memory");
+            if (lane < THREADS / 32) errors += wsum[lane] != (unsigned)(step * 100 + lane);
+        }
         if (warp == 0 && (feat & P_WAIT)) {
             if (lane < 2) {
                 const long long t0 = clock64();
@@ -173,6 +183,9 @@ __global__ void __launch_bounds__(THREADS, 1) prologue(unsigned feat, unsigned *
                 errors += gbuf[o] != (unsigned)(step + r + o);
                 asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(gn) : "memory");
             }
+            if (feat & P_EVEN)
+                for (int r = (gi + step) % 3 + 1; r < 3; r++)
+                    for (int k = 0; k < 3; k++) asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(gn) : "memory");
         }
         __syncthreads(); /* every writer of this instruction is done */
         if ((feat & P_PUBLISH) && t == 0) mrt_atom_add_acq_rel(ctr + 64, 1u), mrt_red_release(ctr + 96, 1u); /* mega.cu's ticket and signal */
@@ -254,7 +267,9 @@ int main(void) {
     one[0] = one[32] = 1u;
     CHECK(cudaMalloc(&ctr, 128 * sizeof *ctr) == cudaSuccess && cudaMalloc(&src, sizeof hsrc) == cudaSuccess, "cudaMalloc");
     /* the last case as the megakernel launches: cooperative, with its dynamic shared memory */
-    const unsigned feats[] = {0, P_WAIT, P_WAIT | P_SLEEP, P_ROWCOPY, P_SCRATCH, P_PUBLISH, P_PROXY_SHARED, P_NOOP, P_LANE0, P_LANE0 | P_NOOP, P_GROUPS32, P_GROUPS128, 255, 255};
+    const unsigned feats[] = {0, P_WAIT, P_WAIT | P_SLEEP, P_ROWCOPY, P_SCRATCH, P_PUBLISH, P_PROXY_SHARED, P_NOOP, P_LANE0, P_LANE0 | P_NOOP, P_GROUPS32, P_GROUPS128,
+                             P_GROUPS32 | P_ROWBAR, P_GROUPS32 | P_ROWBAR | P_EVEN, P_GROUPS128 | P_ROWBAR,
+                             P_GROUPS128 | P_ROWBAR | P_EVEN, P_GROUPS32 | P_EVEN, 255, 255};
     const int nf = (int)(sizeof feats / sizeof feats[0]), dyn = 200 * 1024;
     cudaFuncSetAttribute(prologue, cudaFuncAttributeMaxDynamicSharedMemorySize, dyn);
     for (int f = 0; f < nf && bad && ctr && src; f++) {
