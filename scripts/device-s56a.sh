@@ -15,13 +15,16 @@
 #     padded to equal barrier passes, mega.cu): whether the reports follow the unequal counts;
 #     --tiny without it in the same run, then memcheck and synccheck of --tiny (must-show 3;
 #     last run in session 53, before the kernel stopped at its queue lengths).
+# (d) main's step at the target shape (serial, cmp, mega) and [E]'s shapes under mega until
+#     the script has run 500 s (build/megartp, packed from `build`).
 # Build here (SAN as in device-common.sh):
 #   make -j2 build/tests/gpu/test_barrier_pattern
 #   make -j2 BUILD=build-san EXTRA_NVCCFLAGS="$SAN" build-san/tests/gpu/test_mega_prefix
 #   make -j2 BUILD=build-saneven EXTRA_NVCCFLAGS="$SAN -DMRT_MEGA_FIN_EVEN_BARS" build-saneven/tests/gpu/test_mega_prefix
 #   cp build-san/tests/gpu/test_mega_prefix build/tests/gpu/test_mega_prefix_san
 #   cp build-saneven/tests/gpu/test_mega_prefix build/tests/gpu/test_mega_prefix_saneven
-#   sh scripts/pack-builds.sh build/tests/gpu/test_barrier_pattern build/tests/gpu/test_mega_prefix_san \
+#   make -j2 build/megartp
+#   sh scripts/pack-builds.sh build build/tests/gpu/test_barrier_pattern build/tests/gpu/test_mega_prefix_san \
 #       build/tests/gpu/test_mega_prefix_saneven
 # Run: timeout 560 bash scripts/device-s56a.sh   (carry build-pack)
 . "$(dirname "$0")/device-common.sh"
@@ -52,5 +55,10 @@ echo "t=$((SECONDS - t0)) s"
 # memcheck and synccheck on the kernel that stops at its queue lengths (last run in session 53)
 sanitize memcheck 150 tiny build/tests/gpu/test_mega_prefix_san --tiny
 sanitize synccheck 150 tiny build/tests/gpu/test_mega_prefix_san --tiny
+echo "t=$((SECONDS - t0)) s"
+# (d) main's step figures on this device (the last H200 ones are session 51's): the target
+# shape under serial, cmp and mega, then [E]'s shapes under mega while time is left
+step_shapes "serial,cmp,mega" build "16 2 8192"
+sweep_until 500 build main
 echo "t=$((SECONDS - t0)) s"
 } 2>&1 | tee "$O/summary.txt"
