@@ -471,6 +471,13 @@ static void test_tuning(mrt_context *ctx) {
             }
             CHECK(p[3]->n_tune == n, "M=%d KV=%d: tuning recorded %d tilings, built %d", sweep_shapes[i].m,
                   sweep_shapes[i].kv, p[3]->n_tune, n);
+            /* `megartp plan`'s build line: the phases are parts of the build, each tiling's
+             * counted once (plan.c build_phases), so together they are at most the whole */
+            const double *ph = p[3]->phase_us;
+            const double sum = ph[0] + ph[1] + ph[2] + ph[3] + ph[4];
+            CHECK(ph[0] >= 0 && ph[1] > 0 && ph[2] > 0 && ph[3] >= 0 && ph[4] > 0 && sum <= p[3]->build_us,
+                  "M=%d KV=%d: build phases %.1f + %.1f + %.1f + %.1f + %.1f = %.1f us of a %.1f-us build",
+                  sweep_shapes[i].m, sweep_shapes[i].kv, ph[0], ph[1], ph[2], ph[3], ph[4], sum, p[3]->build_us);
             if (want) tuned++;
             else kept++;
         }

@@ -249,7 +249,8 @@ struct mrt_plan {
     uint32_t *instr;    /* [workers, max_len, 32] */
     uint64_t *operands; /* [n_ops, 16]: filled when buffers are bound */
     double build_us;
-    double phase_us[5]; /* validate, tile + lower, place, encode, verify */
+    double phase_us[5]; /* validate + configure, tile + lower, place (each summed over every
+                           tiling the build planned: plan.c build_phases), encode, verify */
     double estimate_us; /* the step under the placement cost model (schedule.c) */
     mrt_policy placed;  /* the policy its queues come from (opts.policy, AUTO resolved) */
     double auto_other_us; /* AUTO: the estimate of the placement not taken (else 0) */

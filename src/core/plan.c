@@ -371,17 +371,23 @@ static mrt_status given_places(mrt_plan *p) {
     return MRT_OK;
 }
 
+/* Time spent in a build's first three phases (validate + configure, tile + lower, place),
+ * summed over every plan it builds: tuning's candidates, a retry with fewer row slices, a
+ * try that failed. finish_plan gives the plan the sums, so the phases add up to the build. */
+typedef struct build_phases {
+    double us[3];
+} build_phases;
+
 /* A plan up to its queues and their cost-model step (what tuning compares); finish_plan
  * encodes and verifies it. */
-static mrt_status build_queues_as(mrt_graph *g, mrt_plan_opts o, int max_slices, mrt_plan **out) {
-    double t0 = mrt_now_us();
+static mrt_status build_queues_as(mrt_graph *g, mrt_plan_opts o, int max_slices, build_phases *ph, mrt_plan **out) {
+    double t0 = mrt_now_us(), t2 = 0, t3 = 0;
     if (o.workers < 1 || o.workers > 4096)
         return mrt_fail(g->ctx, MRT_ERR_INVALID, "--workers %d: must be 1..4096", o.workers);
     if (o.policy != MRT_POLICY_ROUNDROBIN && o.policy != MRT_POLICY_CRITICAL_PATH && o.policy != MRT_POLICY_AUTO)
         return mrt_fail(g->ctx, MRT_ERR_INVALID, "policy %d: unknown placement policy", o.policy);
     mrt_status s = mrt_graph_validate(g);
     if (s) return s;
-    double t1 = mrt_now_us();
     mrt_plan *p = calloc(1, sizeof *p);
     if (!p) return mrt_fail(g->ctx, MRT_ERR_NOMEM, "plan: out of memory");
     p->ctx = g->ctx;
@@ -428,22 +434,26 @@ static mrt_status build_queues_as(mrt_graph *g, mrt_plan_opts o, int max_slices,
     if (p->opts.chunk && *p->opts.chunk && (s = given_chunks(p))) goto fail;
     if (p->opts.block_n && *p->opts.block_n && (s = given_block_n(p))) goto fail;
     if (p->opts.place && *p->opts.place && (s = given_places(p))) goto fail;
-    p->phase_us[0] = t1 - t0;
-    double t2 = mrt_now_us();
+    t2 = mrt_now_us();
     if ((s = mrt_lower(p))) goto fail;
-    double t3 = mrt_now_us();
-    if ((s = mrt_schedule(p))) goto fail;
-    p->phase_us[1] = t3 - t2, p->phase_us[2] = mrt_now_us() - t3; /* placement with its estimate */
-    *out = p;
-    return MRT_OK;
+    t3 = mrt_now_us();
+    s = mrt_schedule(p); /* placement with its estimate */
 fail:;
+    const double t4 = mrt_now_us();
+    ph->us[0] += (t2 ? t2 : t4) - t0;
+    ph->us[1] += t2 ? (t3 ? t3 : t4) - t2 : 0;
+    ph->us[2] += t3 ? t4 - t3 : 0;
+    if (!s) {
+        *out = p;
+        return MRT_OK;
+    }
     int slices = 1, sliced = -1; /* rows of add-RMSNorm-quant in slices (a limit may be theirs) */
     for (int i = 0; i < p->n_ops; i++)
         if (g->ops[p->ops[i]].kind == MRT_OPC_ADD_RMSNORM_QUANT && p->cfg[p->ops[i]].split > slices)
             slices = p->cfg[p->ops[i]].split, sliced = p->ops[i];
     mrt_plan_free(p);
     if (s != MRT_ERR_LIMIT || slices == 1) return s;
-    if (!max_slices || slices <= max_slices) return build_queues_as(g, o, slices / 2, out);
+    if (!max_slices || slices <= max_slices) return build_queues_as(g, o, slices / 2, ph, out);
     /* slices above max_slices are a user's (--split): say what to change */
     char why[512];
     snprintf(why, sizeof why, "%s", mrt_last_error(g->ctx));
@@ -457,13 +467,14 @@ fail:;
  * (add_rmsnorm_quant.c) halved while they need more signals than a task has (slices that
  * cut across a consumer's K splits: DeepSeek-V3.2's 56 groups in 8 at M=1). A user's
  * --split A0=S that does not fit fails (given_splits overrides every try). */
-static mrt_status build_queues(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
-    return build_queues_as(g, o, 0, out);
+static mrt_status build_queues(mrt_graph *g, mrt_plan_opts o, build_phases *ph, mrt_plan **out) {
+    return build_queues_as(g, o, 0, ph, out);
 }
 
 /* Encodes and verifies a plan from build_queues (freed on failure); its build time counts
- * from t0. */
-static mrt_status finish_plan(mrt_plan *p, double t0, mrt_plan **out) {
+ * from t0, its first phases are ph's. */
+static mrt_status finish_plan(mrt_plan *p, double t0, const build_phases *ph, mrt_plan **out) {
+    memcpy(p->phase_us, ph->us, sizeof ph->us);
     double t4 = mrt_now_us();
     mrt_status s = mrt_encode(p);
     double t5 = mrt_now_us();
@@ -509,7 +520,8 @@ static mrt_status finish_plan(mrt_plan *p, double t0, mrt_plan **out) {
 static mrt_status build_tuned(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
     double t0 = mrt_now_us();
     mrt_plan *best = NULL;
-    mrt_status s = build_queues(g, o, &best);
+    build_phases ph = {{0}};
+    mrt_status s = build_queues(g, o, &ph, &best);
     if (s) return s;
     mrt_tune_cand cand_of[3] = {{.opts = "", .estimate_us = best->estimate_us}};
     int n = 1;
@@ -530,7 +542,7 @@ static mrt_status build_tuned(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
             mrt_plan_opts oc = o;
             oc.tune = 0, oc.split = split, oc.chunk = c ? chunk : NULL;
             mrt_plan *cand = NULL;
-            if (build_queues(g, oc, &cand)) continue; /* a split the op's K blocks do not take: no candidate */
+            if (build_queues(g, oc, &ph, &cand)) continue; /* a split the op's K blocks do not take: no candidate */
             mrt_tune_cand *t = &cand_of[n++];
             snprintf(t->opts, sizeof t->opts, "--split %s%s%s", split, c ? " --chunk " : "", c ? chunk : "");
             t->estimate_us = cand->estimate_us;
@@ -546,7 +558,7 @@ static mrt_status build_tuned(mrt_graph *g, mrt_plan_opts o, mrt_plan **out) {
     best->opts = o; /* the caller's options; best->tuned says what tuning changed */
     best->n_tune = n; /* every tiling planned, the taken one among them */
     memcpy(best->tune, cand_of, sizeof cand_of);
-    return finish_plan(best, t0, out);
+    return finish_plan(best, t0, &ph, out);
 }
 
 mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **out) {
@@ -558,8 +570,9 @@ mrt_status mrt_plan_build(mrt_graph *g, const mrt_plan_opts *opts, mrt_plan **ou
     if (o.policy == MRT_POLICY_AUTO && o.tune && !given && o.tiling == MRT_TILING_DEFAULT) return build_tuned(g, o, out);
     const double t0 = mrt_now_us();
     mrt_plan *p = NULL;
-    mrt_status s = build_queues(g, o, &p);
-    return s ? s : finish_plan(p, t0, out);
+    build_phases ph = {{0}};
+    mrt_status s = build_queues(g, o, &ph, &p);
+    return s ? s : finish_plan(p, t0, &ph, out);
 }
 
 void mrt_plan_free(mrt_plan *p) {

@@ -95,9 +95,10 @@ static void print_table(const mrt_plan *p, FILE *f, const int *cfirst, const int
                     p->tune[i].estimate_us, !strcmp(p->tune[i].opts, p->tuned) ? " (taken)" : "");
         fprintf(f, " (cost-model steps; the lowest is taken)\n");
     }
-    fprintf(f, "build: %.1f us (validate %.0f, tile + lower %.0f, place %.0f, encode %.0f, "
-               "verify %.0f)\n", p->build_us, p->phase_us[0], p->phase_us[1], p->phase_us[2], p->phase_us[3],
-            p->phase_us[4]);
+    fprintf(f, "build: %.1f us (validate + configure %.0f, tile + lower %.0f, place %.0f", p->build_us, p->phase_us[0],
+            p->phase_us[1], p->phase_us[2]);
+    if (p->n_tune > 1) fprintf(f, ", these three over the %d tilings", p->n_tune);
+    fprintf(f, "; encode %.0f, verify %.0f)\n", p->phase_us[3], p->phase_us[4]);
 }
 
 /* queues: each worker's tasks in queue order, "OP[index]" (what a placement did, task by
