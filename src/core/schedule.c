@@ -99,55 +99,84 @@ double mrt_task_time_us(const mrt_plan *p, const mrt_task *k) {
 double mrt_task_cost_us(const mrt_plan *p, const mrt_task *k) { return mrt_task_time_us(p, k) + MRT_COST_GAP_US; }
 double mrt_cost_gap_us(void) { return MRT_COST_GAP_US; }
 
-/* Tasks a task waits for: the publishers of its events (every member of a group). */
-typedef struct deps {
-    int *first, *list; /* CSR: predecessors of each task */
-} deps;
+/* The dependency graph at the level of events: a task feeds publication instances (its own,
+ * and every instance of its reduce group), an instance counts toward events, an event is
+ * waited for by tasks. A task's predecessors are the feeders of the instances of the events
+ * it waits for; expanded task by task that is tens of thousands of edges for GLM-5 (every D0
+ * and D1 tile waits for B0's 48 split members), where these lists are a few thousand entries.
+ * All three are CSR arrays (first[i] .. first[i + 1] index list), in ascending order of
+ * what they list from. */
+typedef struct cp_graph {
+    int *feed_first, *feed;       /* task -> the instances it feeds */
+    int *inst_left;               /* instance -> its feeders not yet placed (1, or the group's members) */
+    int *inst_ev_first, *inst_ev; /* instance -> the events it counts toward (an entry per ev_prod entry) */
+    int *cons_first, *cons;       /* event -> the tasks that wait for it (an entry per wait) */
+} cp_graph;
 
-static int prod_tasks(const mrt_plan *p, int inst, int *out) {
-    const mrt_pubinst *q = &p->pubs[inst];
-    if (q->task >= 0) {
-        out[0] = q->task;
-        return 1;
-    }
-    const mrt_group *g = &p->groups[q->group];
-    for (int m = 0; m < g->members; m++) out[m] = g->first_task + m;
-    return g->members;
+static void cp_graph_free(cp_graph *c) {
+    free(c->feed_first), free(c->feed), free(c->inst_left), free(c->inst_ev_first), free(c->inst_ev);
+    free(c->cons_first), free(c->cons);
 }
 
-static mrt_status build_deps(mrt_plan *p, deps *d) {
-    int total = 0, most = 1;
-    for (int g = 0; g < p->n_groups; g++)
-        if (p->groups[g].members > most) most = p->groups[g].members;
-    for (int i = 0; i < p->n_tasks; i++)
-        for (int j = 0; j < p->tasks[i].n_wait; j++) {
-            const mrt_event *e = &p->events[p->tasks[i].wait[j].event];
-            for (int k = 0; k < e->n_prod; k++) {
-                const mrt_pubinst *q = &p->pubs[p->ev_prod[e->prod0 + k]];
-                total += q->task >= 0 ? 1 : p->groups[q->group].members;
-            }
-        }
-    d->first = malloc(sizeof(int) * (size_t)(p->n_tasks + 1));
-    d->list = malloc(sizeof(int) * (size_t)(total + 1));
-    int *tmp = malloc(sizeof(int) * (size_t)most);
-    if (!d->first || !d->list || !tmp) {
-        free(tmp);
+/* A CSR index from counts: first[i + 1] holds row i's count, becomes row i + 1's start. */
+static void csr_sums(int *first, int n) {
+    for (int i = 0; i < n; i++) first[i + 1] += first[i];
+}
+
+static mrt_status build_cp_graph(mrt_plan *p, cp_graph *c) {
+    const int n = p->n_tasks, np = p->n_pubs, ne = p->n_events;
+    int n_feed = 0, n_prod = 0, n_cons = 0;
+    for (int i = 0; i < np; i++) n_feed += p->pubs[i].task >= 0 ? 1 : p->groups[p->pubs[i].group].members;
+    for (int e = 0; e < ne; e++) n_prod += p->events[e].n_prod;
+    for (int t = 0; t < n; t++) n_cons += p->tasks[t].n_wait;
+    c->feed_first = calloc((size_t)n + 1, sizeof(int)), c->feed = malloc(sizeof(int) * ((size_t)n_feed + 1));
+    c->inst_left = calloc((size_t)np + 1, sizeof(int));
+    c->inst_ev_first = calloc((size_t)np + 1, sizeof(int)), c->inst_ev = malloc(sizeof(int) * ((size_t)n_prod + 1));
+    c->cons_first = calloc((size_t)ne + 1, sizeof(int)), c->cons = malloc(sizeof(int) * ((size_t)n_cons + 1));
+    const int rows = n > np ? (n > ne ? n : ne) : (np > ne ? np : ne);
+    int *fill = calloc((size_t)rows + 1, sizeof(int)); /* entries written so far in each row */
+    if (!c->feed_first || !c->feed || !c->inst_left || !c->inst_ev_first || !c->inst_ev || !c->cons_first || !c->cons ||
+        !fill) {
+        free(fill);
         return mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
     }
-    int n = 0;
-    for (int i = 0; i < p->n_tasks; i++) {
-        d->first[i] = n;
-        for (int j = 0; j < p->tasks[i].n_wait; j++) {
-            const mrt_event *e = &p->events[p->tasks[i].wait[j].event];
-            for (int k = 0; k < e->n_prod; k++) {
-                int c = prod_tasks(p, p->ev_prod[e->prod0 + k], tmp);
-                memcpy(d->list + n, tmp, sizeof(int) * (size_t)c);
-                n += c;
-            }
+    /* task -> instances, in instance order (as prod_tasks expanded them before) */
+    for (int i = 0; i < np; i++) {
+        const mrt_pubinst *q = &p->pubs[i];
+        const mrt_group *g = q->task >= 0 ? NULL : &p->groups[q->group];
+        c->inst_left[i] = g ? g->members : 1;
+        for (int m = 0; m < c->inst_left[i]; m++) c->feed_first[(g ? g->first_task + m : q->task) + 1]++;
+    }
+    csr_sums(c->feed_first, n);
+    for (int i = 0; i < np; i++) {
+        const mrt_pubinst *q = &p->pubs[i];
+        const mrt_group *g = q->task >= 0 ? NULL : &p->groups[q->group];
+        for (int m = 0; m < c->inst_left[i]; m++) {
+            const int t = g ? g->first_task + m : q->task;
+            c->feed[c->feed_first[t] + fill[t]++] = i;
         }
     }
-    d->first[p->n_tasks] = n;
-    free(tmp);
+    /* instance -> events */
+    for (int e = 0; e < ne; e++)
+        for (int k = 0; k < p->events[e].n_prod; k++) c->inst_ev_first[p->ev_prod[p->events[e].prod0 + k] + 1]++;
+    csr_sums(c->inst_ev_first, np);
+    memset(fill, 0, sizeof(int) * (size_t)np);
+    for (int e = 0; e < ne; e++)
+        for (int k = 0; k < p->events[e].n_prod; k++) {
+            const int i = p->ev_prod[p->events[e].prod0 + k];
+            c->inst_ev[c->inst_ev_first[i] + fill[i]++] = e;
+        }
+    /* event -> waiting tasks, in task order */
+    for (int t = 0; t < n; t++)
+        for (int j = 0; j < p->tasks[t].n_wait; j++) c->cons_first[p->tasks[t].wait[j].event + 1]++;
+    csr_sums(c->cons_first, ne);
+    memset(fill, 0, sizeof(int) * (size_t)ne);
+    for (int t = 0; t < n; t++)
+        for (int j = 0; j < p->tasks[t].n_wait; j++) {
+            const int e = p->tasks[t].wait[j].event;
+            c->cons[c->cons_first[e] + fill[e]++] = t;
+        }
+    free(fill);
     return MRT_OK;
 }
 
@@ -210,50 +239,51 @@ static int first_ready(const mrt_plan *p, const int *ready, int nready, const do
 }
 
 static mrt_status place_critical_path(mrt_plan *p) {
-    deps d = {0};
-    mrt_status st = build_deps(p, &d);
-    int n = p->n_tasks;
+    cp_graph cg = {0};
+    mrt_status st = build_cp_graph(p, &cg);
+    int n = p->n_tasks, ne = p->n_events;
     double *rank = calloc((size_t)n + 1, sizeof(double)), *finish = calloc((size_t)n + 1, sizeof(double));
     double *cost = malloc(sizeof(double) * (size_t)(n + 1)); /* each task's, computed once */
     double *ready_at = calloc((size_t)n + 1, sizeof(double)), *free_at = calloc((size_t)p->workers, sizeof(double));
+    /* per event: the highest rank of its waiters; the latest finish of its instances so far */
+    double *ev_rank = calloc((size_t)ne + 1, sizeof(double)), *ev_at = calloc((size_t)ne + 1, sizeof(double));
+    double *inst_at = calloc((size_t)p->n_pubs + 1, sizeof(double)); /* an instance's latest feeder finish */
+    int *ev_left = malloc(sizeof(int) * (size_t)(ne + 1));           /* its instances not yet complete */
     int *missing = calloc((size_t)n + 1, sizeof(int)), *slots = calloc((size_t)p->workers, sizeof(int));
-    int *succ_first = calloc((size_t)n + 2, sizeof(int)), *succ = NULL;
     int *ready = malloc(sizeof(int) * (size_t)(n + 1)), nready = 0, *pos = malloc(sizeof(int) * (size_t)(n + 1));
     int *skipped = malloc(sizeof(int) * (size_t)(n + 1)); /* `now` tasks the worker may not take */
+    int *fresh = malloc(sizeof(int) * (size_t)(n + 1));   /* tasks a placement made ready */
     /* ready tasks: `pending` (by ready time) until the freed-up time passes it, then `now` (by
      * rank); the array keeps their order of arrival, which breaks ties among tasks that
      * cannot start yet */
     cp_heap pending = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank, ready_at, earlier_ready};
     cp_heap now = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank, ready_at, higher_rank};
     cp_heap workers = {malloc(sizeof(int) * (size_t)p->workers), 0, NULL, free_at, earlier_free};
-    if (!st && (!rank || !finish || !cost || !ready_at || !free_at || !missing || !slots || !succ_first || !ready || !pos ||
-                !pending.a || !now.a || !workers.a || !skipped))
+    if (!st && (!rank || !finish || !cost || !ready_at || !free_at || !ev_rank || !ev_at || !inst_at || !ev_left ||
+                !missing || !slots || !ready || !pos || !pending.a || !now.a || !workers.a || !skipped || !fresh))
         st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
-    if (!st) { /* successors (CSR) from the predecessor lists; duplicates are harmless */
-        for (int i = 0; i < n; i++)
-            for (int k = d.first[i]; k < d.first[i + 1]; k++) succ_first[d.list[k] + 1]++;
-        for (int i = 0; i < n; i++) succ_first[i + 1] += succ_first[i];
-        succ = malloc(sizeof(int) * (size_t)(succ_first[n] + 1));
-        int *fill = calloc((size_t)n + 1, sizeof(int));
-        if (!succ || !fill) st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
-        for (int i = 0; !st && i < n; i++)
-            for (int k = d.first[i]; k < d.first[i + 1]; k++) {
-                int u = d.list[k];
-                succ[succ_first[u] + fill[u]++] = i;
-            }
-        free(fill);
-    }
     if (!st) {
-        /* ranks in reverse plan order: consumers come after their producers in it */
+        /* ranks in reverse plan order: consumers come after their producers in it. A task's
+         * rank is its cost plus the highest rank among the waiters of the events its
+         * instances count toward (its successors'). */
         for (int i = n - 1; i >= 0; i--) {
             double best = 0;
-            for (int k = succ_first[i]; k < succ_first[i + 1]; k++)
-                if (rank[succ[k]] > best) best = rank[succ[k]];
+            for (int f = cg.feed_first[i]; f < cg.feed_first[i + 1]; f++) {
+                const int inst = cg.feed[f];
+                for (int k = cg.inst_ev_first[inst]; k < cg.inst_ev_first[inst + 1]; k++)
+                    if (ev_rank[cg.inst_ev[k]] > best) best = ev_rank[cg.inst_ev[k]];
+            }
             cost[i] = mrt_task_cost_us(p, &p->tasks[i]);
             rank[i] = cost[i] + best;
+            for (int j = 0; j < p->tasks[i].n_wait; j++) {
+                const int e = p->tasks[i].wait[j].event;
+                if (rank[i] > ev_rank[e]) ev_rank[e] = rank[i];
+            }
         }
+        /* a task waits for the events that have instances; one with none is met from the start */
+        for (int e = 0; e < ne; e++) ev_left[e] = p->events[e].n_prod;
         for (int i = 0; i < n; i++) {
-            missing[i] = d.first[i + 1] - d.first[i];
+            for (int j = 0; j < p->tasks[i].n_wait; j++) missing[i] += ev_left[p->tasks[i].wait[j].event] > 0;
             if (!missing[i]) pos[i] = nready, ready[nready++] = i, heap_push(&pending, i);
         }
         for (int w = 0; w < p->workers; w++) heap_push(&workers, w);
@@ -307,16 +337,40 @@ static mrt_status place_critical_path(mrt_plan *p) {
             }
             p->tasks[t].worker = w;
             p->tasks[t].slot = slots[w]++;
-            for (int k = succ_first[t]; k < succ_first[t + 1]; k++) {
-                int s = succ[k];
-                if (finish[t] > ready_at[s]) ready_at[s] = finish[t];
-                if (--missing[s] == 0) pos[s] = nready, ready[nready++] = s, heap_push(&pending, s);
+            /* the instances it completes, their events, the waiters those make ready: a
+             * waiter's ready time is the latest finish among its predecessors, and the tasks
+             * made ready join in task order (the order they had as successors, before) */
+            int nfresh = 0;
+            for (int f = cg.feed_first[t]; f < cg.feed_first[t + 1]; f++) {
+                const int inst = cg.feed[f];
+                if (finish[t] > inst_at[inst]) inst_at[inst] = finish[t];
+                if (--cg.inst_left[inst]) continue;
+                for (int k = cg.inst_ev_first[inst]; k < cg.inst_ev_first[inst + 1]; k++) {
+                    const int e = cg.inst_ev[k];
+                    if (inst_at[inst] > ev_at[e]) ev_at[e] = inst_at[inst];
+                    if (--ev_left[e]) continue;
+                    for (int c = cg.cons_first[e]; c < cg.cons_first[e + 1]; c++) {
+                        const int s = cg.cons[c];
+                        if (ev_at[e] > ready_at[s]) ready_at[s] = ev_at[e];
+                        if (--missing[s] == 0) fresh[nfresh++] = s;
+                    }
+                }
+            }
+            for (int a = 1; a < nfresh; a++) /* insertion sort: a few tasks */
+                for (int b = a; b > 0 && fresh[b - 1] > fresh[b]; b--) {
+                    const int x = fresh[b];
+                    fresh[b] = fresh[b - 1], fresh[b - 1] = x;
+                }
+            for (int a = 0; a < nfresh; a++) {
+                const int s = fresh[a];
+                pos[s] = nready, ready[nready++] = s, heap_push(&pending, s);
             }
         }
     }
-    free(d.first), free(d.list), free(rank), free(finish), free(cost), free(ready_at), free(free_at);
-    free(missing), free(slots), free(succ_first), free(succ), free(ready), free(pos), free(pending.a), free(now.a);
-    free(workers.a), free(skipped);
+    cp_graph_free(&cg);
+    free(rank), free(finish), free(cost), free(ready_at), free(free_at), free(ev_rank), free(ev_at), free(inst_at);
+    free(ev_left), free(missing), free(slots), free(ready), free(pos), free(pending.a), free(now.a), free(workers.a);
+    free(skipped), free(fresh);
     return st;
 }
 
