@@ -108,13 +108,13 @@ double mrt_cost_gap_us(void) { return MRT_COST_GAP_US; }
  * what they list from. */
 typedef struct cp_graph {
     int *feed_first, *feed;       /* task -> the instances it feeds */
-    int *inst_left;               /* instance -> its feeders not yet placed (1, or the group's members) */
+    int *inst_feeders;            /* instance -> its feeders (1, or the group's members) */
     int *inst_ev_first, *inst_ev; /* instance -> the events it counts toward (an entry per ev_prod entry) */
     int *cons_first, *cons;       /* event -> the tasks that wait for it (an entry per wait) */
 } cp_graph;
 
 static void cp_graph_free(cp_graph *c) {
-    free(c->feed_first), free(c->feed), free(c->inst_left), free(c->inst_ev_first), free(c->inst_ev);
+    free(c->feed_first), free(c->feed), free(c->inst_feeders), free(c->inst_ev_first), free(c->inst_ev);
     free(c->cons_first), free(c->cons);
 }
 
@@ -130,12 +130,12 @@ static mrt_status build_cp_graph(mrt_plan *p, cp_graph *c) {
     for (int e = 0; e < ne; e++) n_prod += p->events[e].n_prod;
     for (int t = 0; t < n; t++) n_cons += p->tasks[t].n_wait;
     c->feed_first = calloc((size_t)n + 1, sizeof(int)), c->feed = malloc(sizeof(int) * ((size_t)n_feed + 1));
-    c->inst_left = calloc((size_t)np + 1, sizeof(int));
+    c->inst_feeders = calloc((size_t)np + 1, sizeof(int));
     c->inst_ev_first = calloc((size_t)np + 1, sizeof(int)), c->inst_ev = malloc(sizeof(int) * ((size_t)n_prod + 1));
     c->cons_first = calloc((size_t)ne + 1, sizeof(int)), c->cons = malloc(sizeof(int) * ((size_t)n_cons + 1));
     const int rows = n > np ? (n > ne ? n : ne) : (np > ne ? np : ne);
     int *fill = calloc((size_t)rows + 1, sizeof(int)); /* entries written so far in each row */
-    if (!c->feed_first || !c->feed || !c->inst_left || !c->inst_ev_first || !c->inst_ev || !c->cons_first || !c->cons ||
+    if (!c->feed_first || !c->feed || !c->inst_feeders || !c->inst_ev_first || !c->inst_ev || !c->cons_first || !c->cons ||
         !fill) {
         free(fill);
         return mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
@@ -144,14 +144,14 @@ static mrt_status build_cp_graph(mrt_plan *p, cp_graph *c) {
     for (int i = 0; i < np; i++) {
         const mrt_pubinst *q = &p->pubs[i];
         const mrt_group *g = q->task >= 0 ? NULL : &p->groups[q->group];
-        c->inst_left[i] = g ? g->members : 1;
-        for (int m = 0; m < c->inst_left[i]; m++) c->feed_first[(g ? g->first_task + m : q->task) + 1]++;
+        c->inst_feeders[i] = g ? g->members : 1;
+        for (int m = 0; m < c->inst_feeders[i]; m++) c->feed_first[(g ? g->first_task + m : q->task) + 1]++;
     }
     csr_sums(c->feed_first, n);
     for (int i = 0; i < np; i++) {
         const mrt_pubinst *q = &p->pubs[i];
         const mrt_group *g = q->task >= 0 ? NULL : &p->groups[q->group];
-        for (int m = 0; m < c->inst_left[i]; m++) {
+        for (int m = 0; m < c->inst_feeders[i]; m++) {
             const int t = g ? g->first_task + m : q->task;
             c->feed[c->feed_first[t] + fill[t]++] = i;
         }
@@ -238,9 +238,8 @@ static int first_ready(const mrt_plan *p, const int *ready, int nready, const do
     return best;
 }
 
-static mrt_status place_critical_path(mrt_plan *p) {
-    cp_graph cg = {0};
-    mrt_status st = build_cp_graph(p, &cg);
+static mrt_status place_critical_path(mrt_plan *p, const cp_graph *cg) {
+    mrt_status st = MRT_OK;
     int n = p->n_tasks, ne = p->n_events;
     double *rank = calloc((size_t)n + 1, sizeof(double)), *finish = calloc((size_t)n + 1, sizeof(double));
     double *cost = malloc(sizeof(double) * (size_t)(n + 1)); /* each task's, computed once */
@@ -248,6 +247,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
     /* per event: the highest rank of its waiters; the latest finish of its instances so far */
     double *ev_rank = calloc((size_t)ne + 1, sizeof(double)), *ev_at = calloc((size_t)ne + 1, sizeof(double));
     double *inst_at = calloc((size_t)p->n_pubs + 1, sizeof(double)); /* an instance's latest feeder finish */
+    int *inst_left = malloc(sizeof(int) * (size_t)(p->n_pubs + 1));  /* its feeders not yet placed */
     int *ev_left = malloc(sizeof(int) * (size_t)(ne + 1));           /* its instances not yet complete */
     int *missing = calloc((size_t)n + 1, sizeof(int)), *slots = calloc((size_t)p->workers, sizeof(int));
     int *ready = malloc(sizeof(int) * (size_t)(n + 1)), nready = 0, *pos = malloc(sizeof(int) * (size_t)(n + 1));
@@ -259,8 +259,8 @@ static mrt_status place_critical_path(mrt_plan *p) {
     cp_heap pending = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank, ready_at, earlier_ready};
     cp_heap now = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank, ready_at, higher_rank};
     cp_heap workers = {malloc(sizeof(int) * (size_t)p->workers), 0, NULL, free_at, earlier_free};
-    if (!st && (!rank || !finish || !cost || !ready_at || !free_at || !ev_rank || !ev_at || !inst_at || !ev_left ||
-                !missing || !slots || !ready || !pos || !pending.a || !now.a || !workers.a || !skipped || !fresh))
+    if (!rank || !finish || !cost || !ready_at || !free_at || !ev_rank || !ev_at || !inst_at || !inst_left || !ev_left ||
+        !missing || !slots || !ready || !pos || !pending.a || !now.a || !workers.a || !skipped || !fresh)
         st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
     if (!st) {
         /* ranks in reverse plan order: consumers come after their producers in it. A task's
@@ -268,10 +268,10 @@ static mrt_status place_critical_path(mrt_plan *p) {
          * instances count toward (its successors'). */
         for (int i = n - 1; i >= 0; i--) {
             double best = 0;
-            for (int f = cg.feed_first[i]; f < cg.feed_first[i + 1]; f++) {
-                const int inst = cg.feed[f];
-                for (int k = cg.inst_ev_first[inst]; k < cg.inst_ev_first[inst + 1]; k++)
-                    if (ev_rank[cg.inst_ev[k]] > best) best = ev_rank[cg.inst_ev[k]];
+            for (int f = cg->feed_first[i]; f < cg->feed_first[i + 1]; f++) {
+                const int inst = cg->feed[f];
+                for (int k = cg->inst_ev_first[inst]; k < cg->inst_ev_first[inst + 1]; k++)
+                    if (ev_rank[cg->inst_ev[k]] > best) best = ev_rank[cg->inst_ev[k]];
             }
             cost[i] = mrt_task_cost_us(p, &p->tasks[i]);
             rank[i] = cost[i] + best;
@@ -281,6 +281,7 @@ static mrt_status place_critical_path(mrt_plan *p) {
             }
         }
         /* a task waits for the events that have instances; one with none is met from the start */
+        memcpy(inst_left, cg->inst_feeders, sizeof(int) * (size_t)p->n_pubs);
         for (int e = 0; e < ne; e++) ev_left[e] = p->events[e].n_prod;
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < p->tasks[i].n_wait; j++) missing[i] += ev_left[p->tasks[i].wait[j].event] > 0;
@@ -341,16 +342,16 @@ static mrt_status place_critical_path(mrt_plan *p) {
              * waiter's ready time is the latest finish among its predecessors, and the tasks
              * made ready join in task order (the order they had as successors, before) */
             int nfresh = 0;
-            for (int f = cg.feed_first[t]; f < cg.feed_first[t + 1]; f++) {
-                const int inst = cg.feed[f];
+            for (int f = cg->feed_first[t]; f < cg->feed_first[t + 1]; f++) {
+                const int inst = cg->feed[f];
                 if (finish[t] > inst_at[inst]) inst_at[inst] = finish[t];
-                if (--cg.inst_left[inst]) continue;
-                for (int k = cg.inst_ev_first[inst]; k < cg.inst_ev_first[inst + 1]; k++) {
-                    const int e = cg.inst_ev[k];
+                if (--inst_left[inst]) continue;
+                for (int k = cg->inst_ev_first[inst]; k < cg->inst_ev_first[inst + 1]; k++) {
+                    const int e = cg->inst_ev[k];
                     if (inst_at[inst] > ev_at[e]) ev_at[e] = inst_at[inst];
                     if (--ev_left[e]) continue;
-                    for (int c = cg.cons_first[e]; c < cg.cons_first[e + 1]; c++) {
-                        const int s = cg.cons[c];
+                    for (int c = cg->cons_first[e]; c < cg->cons_first[e + 1]; c++) {
+                        const int s = cg->cons[c];
                         if (ev_at[e] > ready_at[s]) ready_at[s] = ev_at[e];
                         if (--missing[s] == 0) fresh[nfresh++] = s;
                     }
@@ -367,65 +368,73 @@ static mrt_status place_critical_path(mrt_plan *p) {
             }
         }
     }
-    cp_graph_free(&cg);
     free(rank), free(finish), free(cost), free(ready_at), free(free_at), free(ev_rank), free(ev_at), free(inst_at);
-    free(ev_left), free(missing), free(slots), free(ready), free(pos), free(pending.a), free(now.a), free(workers.a);
+    free(inst_left), free(ev_left), free(missing), free(slots), free(ready), free(pos), free(pending.a), free(now.a), free(workers.a);
     free(skipped), free(fresh);
     return st;
 }
 
 /* The step under the cost model: each worker runs its queue in order; a task starts when
  * its worker is free and the producers of its events have published (a group's publication
- * when its last member finishes). Any placement can be compared this way without a GPU. */
-static mrt_status estimate(mrt_plan *p) {
-    int n = p->n_tasks;
-    double *finish = calloc((size_t)n + 1, sizeof(double)), *pub = calloc((size_t)p->n_pubs + 1, sizeof(double));
-    double *free_at = calloc((size_t)p->workers, sizeof(double));
-    int *head = calloc((size_t)p->workers, sizeof(int)), *left = calloc((size_t)p->n_groups + 1, sizeof(int));
-    int *at = malloc(sizeof(int) * ((size_t)p->workers * p->max_len + 1));
-    bool *done = calloc((size_t)n + 1, 1);
+ * when its last member finishes). Any placement can be compared this way without a GPU.
+ * Workers whose next task can start are taken from a stack; a finished task completes its
+ * instances, their events and its waiters as in place_critical_path (a task's start is the
+ * later of its worker's free time and its events' last publication, whatever order the
+ * workers are visited in). A placement that deadlocks leaves the span of what could run. */
+static mrt_status estimate(mrt_plan *p, const cp_graph *cg) {
+    const int n = p->n_tasks, ne = p->n_events, L = p->max_len;
     mrt_status st = MRT_OK;
-    if (!finish || !pub || !free_at || !head || !left || !at || !done)
+    double *ready_at = calloc((size_t)n + 1, sizeof(double)), *free_at = calloc((size_t)p->workers, sizeof(double));
+    double *ev_at = calloc((size_t)ne + 1, sizeof(double)), *inst_at = calloc((size_t)p->n_pubs + 1, sizeof(double));
+    int *ev_left = malloc(sizeof(int) * (size_t)(ne + 1)), *missing = calloc((size_t)n + 1, sizeof(int));
+    int *inst_left = malloc(sizeof(int) * (size_t)(p->n_pubs + 1));
+    int *head = calloc((size_t)p->workers, sizeof(int)), *at = malloc(sizeof(int) * ((size_t)p->workers * L + 1));
+    int *runnable = malloc(sizeof(int) * ((size_t)p->workers + 1)), nrun = 0; /* workers whose head can start */
+    if (!ready_at || !free_at || !ev_at || !inst_at || !ev_left || !missing || !inst_left || !head || !at || !runnable)
         st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "estimate: out of memory");
-    for (int i = 0; !st && i < p->workers * p->max_len; i++) at[i] = -1;
-    for (int t = 0; !st && t < n; t++) at[p->tasks[t].worker * p->max_len + p->tasks[t].slot] = t;
-    for (int g = 0; !st && g < p->n_groups; g++) left[g] = p->groups[g].members;
     double span = 0;
-    for (int placed = 0, progress = 1; !st && placed < n && progress;) {
-        progress = 0;
-        for (int w = 0; w < p->workers; w++)
-            while (head[w] < p->max_len) {
-                int t = at[w * p->max_len + head[w]];
-                if (t < 0) {
-                    head[w]++;
-                    continue;
-                }
-                const mrt_task *k = &p->tasks[t];
-                double ready = free_at[w];
-                bool ok = true;
-                for (int j = 0; j < k->n_wait && ok; j++) {
-                    const mrt_event *e = &p->events[k->wait[j].event];
-                    for (int i = 0; i < e->n_prod && ok; i++) {
-                        int inst = p->ev_prod[e->prod0 + i];
-                        const mrt_pubinst *q = &p->pubs[inst];
-                        ok = q->task >= 0 ? done[q->task] : left[q->group] == 0;
-                        if (ok && pub[inst] > ready) ready = pub[inst];
+    if (!st) {
+        for (int i = 0; i < p->workers * L; i++) at[i] = -1;
+        for (int t = 0; t < n; t++) at[p->tasks[t].worker * L + p->tasks[t].slot] = t;
+        memcpy(inst_left, cg->inst_feeders, sizeof(int) * (size_t)p->n_pubs);
+        for (int e = 0; e < ne; e++) ev_left[e] = p->events[e].n_prod;
+        for (int t = 0; t < n; t++)
+            for (int j = 0; j < p->tasks[t].n_wait; j++) missing[t] += ev_left[p->tasks[t].wait[j].event] > 0;
+        for (int w = 0; w < p->workers; w++) {
+            while (head[w] < L && at[w * L + head[w]] < 0) head[w]++;
+            if (head[w] < L && !missing[at[w * L + head[w]]]) runnable[nrun++] = w;
+        }
+        while (nrun) {
+            const int w = runnable[--nrun], t = at[w * L + head[w]];
+            const double start = free_at[w] > ready_at[t] ? free_at[w] : ready_at[t];
+            const double finish = start + mrt_task_cost_us(p, &p->tasks[t]);
+            free_at[w] = finish;
+            if (finish > span) span = finish;
+            for (int f = cg->feed_first[t]; f < cg->feed_first[t + 1]; f++) {
+                const int inst = cg->feed[f];
+                if (finish > inst_at[inst]) inst_at[inst] = finish;
+                if (--inst_left[inst]) continue;
+                for (int k = cg->inst_ev_first[inst]; k < cg->inst_ev_first[inst + 1]; k++) {
+                    const int e = cg->inst_ev[k];
+                    if (inst_at[inst] > ev_at[e]) ev_at[e] = inst_at[inst];
+                    if (--ev_left[e]) continue;
+                    for (int c = cg->cons_first[e]; c < cg->cons_first[e + 1]; c++) {
+                        const int s = cg->cons[c], ws = p->tasks[s].worker;
+                        if (ev_at[e] > ready_at[s]) ready_at[s] = ev_at[e];
+                        /* a waiter at its worker's head (not w's: w's head is t) can start */
+                        if (--missing[s] == 0 && ws != w && head[ws] < L && at[ws * L + head[ws]] == s)
+                            runnable[nrun++] = ws;
                     }
                 }
-                if (!ok) break;
-                finish[t] = free_at[w] = ready + mrt_task_cost_us(p, k);
-                done[t] = true;
-                if (finish[t] > span) span = finish[t];
-                if (k->group >= 0) left[k->group]--;
-                for (int a = 0; a < 8; a++) { /* a group's publication: when its last member finishes */
-                    int inst = mrt_plan_pubinst(p, t, a);
-                    if (inst >= 0 && finish[t] > pub[inst]) pub[inst] = finish[t];
-                }
-                head[w]++, placed++, progress = 1;
             }
+            head[w]++;
+            while (head[w] < L && at[w * L + head[w]] < 0) head[w]++;
+            if (head[w] < L && !missing[at[w * L + head[w]]]) runnable[nrun++] = w;
+        }
     }
     p->estimate_us = span;
-    free(finish), free(pub), free(free_at), free(head), free(left), free(at), free(done);
+    free(ready_at), free(free_at), free(ev_left), free(missing), free(ev_at), free(inst_at), free(inst_left), free(head);
+    free(at), free(runnable);
     return st;
 }
 
@@ -442,18 +451,23 @@ static void count_queues(mrt_plan *p) {
     if (p->max_len == 0) p->max_len = 1;
 }
 
-/* A placement by `policy`, its queue lengths and its step under the cost model. */
+/* A placement by `policy`, its queue lengths and its step under the cost model. (The
+ * dependencies by event are built for each placement: built once and kept over both of
+ * auto's placements, they moved where glibc trims its heap, and a tuned build at M=16
+ * KV=8192 took 63 page faults instead of 9, 1.9 ms against 1.3, on the session-55 VM.) */
 static mrt_status place(mrt_plan *p, mrt_policy policy) {
-    mrt_status st = MRT_OK;
+    cp_graph cg = {0};
+    mrt_status st = build_cp_graph(p, &cg);
     memset(p->queue_len, 0, sizeof(int) * (size_t)p->workers); /* roundrobin counts slots in it */
-    switch (policy) {
-    case MRT_POLICY_ROUNDROBIN: place_roundrobin(p); break;
-    case MRT_POLICY_CRITICAL_PATH: st = place_critical_path(p); break;
-    default: return mrt_fail(p->ctx, MRT_ERR_INVALID, "unknown placement policy %d", policy);
+    if (!st && policy == MRT_POLICY_ROUNDROBIN) place_roundrobin(p);
+    else if (!st && policy == MRT_POLICY_CRITICAL_PATH) st = place_critical_path(p, &cg);
+    else if (!st) st = mrt_fail(p->ctx, MRT_ERR_INVALID, "unknown placement policy %d", policy);
+    if (!st) {
+        count_queues(p), p->placed = policy;
+        st = estimate(p, &cg);
     }
-    if (st) return st;
-    count_queues(p), p->placed = policy;
-    return estimate(p);
+    cp_graph_free(&cg);
+    return st;
 }
 
 /* AUTO takes critical-path's queues only where the cost model puts their step more than 3%
