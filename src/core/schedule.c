@@ -113,14 +113,14 @@ typedef struct cp_graph {
     int *cons_first, *cons;       /* event -> the tasks that wait for it (an entry per wait) */
 } cp_graph;
 
-static void cp_graph_free(cp_graph *c) {
-    free(c->feed_first), free(c->feed), free(c->inst_feeders), free(c->inst_ev_first), free(c->inst_ev);
-    free(c->cons_first), free(c->cons);
-}
-
 /* A CSR index from counts: first[i + 1] holds row i's count, becomes row i + 1's start. */
 static void csr_sums(int *first, int n) {
     for (int i = 0; i < n; i++) first[i + 1] += first[i];
+}
+
+static void cp_graph_free(cp_graph *c) {
+    free(c->feed_first), free(c->feed), free(c->inst_feeders), free(c->inst_ev_first), free(c->inst_ev);
+    free(c->cons_first), free(c->cons);
 }
 
 static mrt_status build_cp_graph(mrt_plan *p, cp_graph *c) {
@@ -129,10 +129,11 @@ static mrt_status build_cp_graph(mrt_plan *p, cp_graph *c) {
     for (int i = 0; i < np; i++) n_feed += p->pubs[i].task >= 0 ? 1 : p->groups[p->pubs[i].group].members;
     for (int e = 0; e < ne; e++) n_prod += p->events[e].n_prod;
     for (int t = 0; t < n; t++) n_cons += p->tasks[t].n_wait;
-    c->feed_first = calloc((size_t)n + 1, sizeof(int)), c->feed = malloc(sizeof(int) * ((size_t)n_feed + 1));
+    c->feed_first = calloc((size_t)n + 1, sizeof(int)), c->feed = calloc((size_t)n_feed + 1, sizeof(int));
     c->inst_feeders = calloc((size_t)np + 1, sizeof(int));
-    c->inst_ev_first = calloc((size_t)np + 1, sizeof(int)), c->inst_ev = malloc(sizeof(int) * ((size_t)n_prod + 1));
-    c->cons_first = calloc((size_t)ne + 1, sizeof(int)), c->cons = malloc(sizeof(int) * ((size_t)n_cons + 1));
+    c->inst_ev_first = calloc((size_t)np + 1, sizeof(int));
+    c->inst_ev = calloc((size_t)n_prod + 1, sizeof(int));
+    c->cons_first = calloc((size_t)ne + 1, sizeof(int)), c->cons = calloc((size_t)n_cons + 1, sizeof(int));
     const int rows = n > np ? (n > ne ? n : ne) : (np > ne ? np : ne);
     int *fill = calloc((size_t)rows + 1, sizeof(int)); /* entries written so far in each row */
     if (!c->feed_first || !c->feed || !c->inst_feeders || !c->inst_ev_first || !c->inst_ev || !c->cons_first || !c->cons ||
@@ -178,6 +179,58 @@ static mrt_status build_cp_graph(mrt_plan *p, cp_graph *c) {
         }
     free(fill);
     return MRT_OK;
+}
+
+/* A walk over the event graph as tasks finish (placement, estimate): when each instance,
+ * event and task became complete or ready. */
+typedef struct cp_run {
+    double *inst_at, *ev_at, *ready_at; /* latest finish among an instance's feeders, an event's
+                                           instances, a task's predecessors (so far) */
+    int *inst_left, *ev_left, *missing; /* feeders not yet finished, instances not yet complete,
+                                           waited events not yet complete */
+} cp_run;
+
+/* Nothing finished yet: a task waits for the events that have instances (one with none is
+ * met from the start). */
+static void cp_run_free(cp_run *r) {
+    free(r->inst_at), free(r->ev_at), free(r->ready_at), free(r->inst_left), free(r->ev_left), free(r->missing);
+}
+
+static mrt_status cp_run_init(mrt_plan *p, const cp_graph *cg, cp_run *r) {
+    const int n = p->n_tasks, ne = p->n_events, np = p->n_pubs;
+    r->inst_at = calloc((size_t)np + 1, sizeof(double)), r->ev_at = calloc((size_t)ne + 1, sizeof(double));
+    r->ready_at = calloc((size_t)n + 1, sizeof(double)), r->inst_left = calloc((size_t)np + 1, sizeof(int));
+    r->ev_left = calloc((size_t)ne + 1, sizeof(int)), r->missing = calloc((size_t)n + 1, sizeof(int));
+    if (!r->inst_at || !r->ev_at || !r->ready_at || !r->inst_left || !r->ev_left || !r->missing)
+        return mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
+    memcpy(r->inst_left, cg->inst_feeders, sizeof(int) * (size_t)np);
+    for (int e = 0; e < ne; e++) r->ev_left[e] = p->events[e].n_prod;
+    for (int t = 0; t < n; t++)
+        for (int j = 0; j < p->tasks[t].n_wait; j++) r->missing[t] += r->ev_left[p->tasks[t].wait[j].event] > 0;
+    return MRT_OK;
+}
+
+/* Task t finished at `finish`: the instances it completes, their events, and the waiters
+ * those make ready (into fresh, in the order of the events' waiter lists; returns how many).
+ * A waiter's ready time is the latest finish among its predecessors. */
+static int cp_finish(const cp_graph *cg, cp_run *r, int t, double finish, int *fresh) {
+    int nfresh = 0;
+    for (int f = cg->feed_first[t]; f < cg->feed_first[t + 1]; f++) {
+        const int inst = cg->feed[f];
+        if (finish > r->inst_at[inst]) r->inst_at[inst] = finish;
+        if (--r->inst_left[inst]) continue;
+        for (int k = cg->inst_ev_first[inst]; k < cg->inst_ev_first[inst + 1]; k++) {
+            const int e = cg->inst_ev[k];
+            if (r->inst_at[inst] > r->ev_at[e]) r->ev_at[e] = r->inst_at[inst];
+            if (--r->ev_left[e]) continue;
+            for (int c = cg->cons_first[e]; c < cg->cons_first[e + 1]; c++) {
+                const int w = cg->cons[c];
+                if (r->ev_at[e] > r->ready_at[w]) r->ready_at[w] = r->ev_at[e];
+                if (--r->missing[w] == 0) fresh[nfresh++] = w;
+            }
+        }
+    }
+    return nfresh;
 }
 
 /* A binary heap of task or worker ids; `before` orders them by `rank` and `at` (a task's
@@ -239,28 +292,26 @@ static int first_ready(const mrt_plan *p, const int *ready, int nready, const do
 }
 
 static mrt_status place_critical_path(mrt_plan *p, const cp_graph *cg) {
-    mrt_status st = MRT_OK;
-    int n = p->n_tasks, ne = p->n_events;
-    double *rank = calloc((size_t)n + 1, sizeof(double)), *finish = calloc((size_t)n + 1, sizeof(double));
-    double *cost = malloc(sizeof(double) * (size_t)(n + 1)); /* each task's, computed once */
-    double *ready_at = calloc((size_t)n + 1, sizeof(double)), *free_at = calloc((size_t)p->workers, sizeof(double));
-    /* per event: the highest rank of its waiters; the latest finish of its instances so far */
-    double *ev_rank = calloc((size_t)ne + 1, sizeof(double)), *ev_at = calloc((size_t)ne + 1, sizeof(double));
-    double *inst_at = calloc((size_t)p->n_pubs + 1, sizeof(double)); /* an instance's latest feeder finish */
-    int *inst_left = malloc(sizeof(int) * (size_t)(p->n_pubs + 1));  /* its feeders not yet placed */
-    int *ev_left = malloc(sizeof(int) * (size_t)(ne + 1));           /* its instances not yet complete */
-    int *missing = calloc((size_t)n + 1, sizeof(int)), *slots = calloc((size_t)p->workers, sizeof(int));
-    int *ready = malloc(sizeof(int) * (size_t)(n + 1)), nready = 0, *pos = malloc(sizeof(int) * (size_t)(n + 1));
-    int *skipped = malloc(sizeof(int) * (size_t)(n + 1)); /* `now` tasks the worker may not take */
-    int *fresh = malloc(sizeof(int) * (size_t)(n + 1));   /* tasks a placement made ready */
+    int n = p->n_tasks;
+    cp_run run = {0};
+    mrt_status st = cp_run_init(p, cg, &run);
+    const size_t N = (size_t)n + 1, W = (size_t)p->workers;
+    double *rank = calloc(N, sizeof(double)), *finish = calloc(N, sizeof(double));
+    double *cost = calloc(N, sizeof(double)); /* each task's, computed once */
+    double *free_at = calloc(W, sizeof(double)), *ready_at = run.ready_at;
+    double *ev_rank = calloc((size_t)p->n_events + 1, sizeof(double)); /* the highest rank of an event's waiters */
+    int *slots = calloc(W, sizeof(int));
+    int *ready = calloc(N, sizeof(int)), nready = 0, *pos = calloc(N, sizeof(int));
+    int *skipped = calloc(N, sizeof(int)); /* `now` tasks the worker may not take */
+    int *fresh = calloc(N, sizeof(int));   /* tasks a placement made ready */
     /* ready tasks: `pending` (by ready time) until the freed-up time passes it, then `now` (by
      * rank); the array keeps their order of arrival, which breaks ties among tasks that
      * cannot start yet */
-    cp_heap pending = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank, ready_at, earlier_ready};
-    cp_heap now = {malloc(sizeof(int) * (size_t)(n + 1)), 0, rank, ready_at, higher_rank};
-    cp_heap workers = {malloc(sizeof(int) * (size_t)p->workers), 0, NULL, free_at, earlier_free};
-    if (!rank || !finish || !cost || !ready_at || !free_at || !ev_rank || !ev_at || !inst_at || !inst_left || !ev_left ||
-        !missing || !slots || !ready || !pos || !pending.a || !now.a || !workers.a || !skipped || !fresh)
+    cp_heap pending = {calloc(N, sizeof(int)), 0, rank, ready_at, earlier_ready};
+    cp_heap now = {calloc(N, sizeof(int)), 0, rank, ready_at, higher_rank};
+    cp_heap workers = {calloc(W, sizeof(int)), 0, NULL, free_at, earlier_free};
+    if (!st && (!rank || !finish || !cost || !free_at || !ev_rank || !slots || !ready || !pos || !pending.a || !now.a ||
+                !workers.a || !skipped || !fresh))
         st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "placement: out of memory");
     if (!st) {
         /* ranks in reverse plan order: consumers come after their producers in it. A task's
@@ -280,13 +331,8 @@ static mrt_status place_critical_path(mrt_plan *p, const cp_graph *cg) {
                 if (rank[i] > ev_rank[e]) ev_rank[e] = rank[i];
             }
         }
-        /* a task waits for the events that have instances; one with none is met from the start */
-        memcpy(inst_left, cg->inst_feeders, sizeof(int) * (size_t)p->n_pubs);
-        for (int e = 0; e < ne; e++) ev_left[e] = p->events[e].n_prod;
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < p->tasks[i].n_wait; j++) missing[i] += ev_left[p->tasks[i].wait[j].event] > 0;
-            if (!missing[i]) pos[i] = nready, ready[nready++] = i, heap_push(&pending, i);
-        }
+        for (int i = 0; i < n; i++)
+            if (!run.missing[i]) pos[i] = nready, ready[nready++] = i, heap_push(&pending, i);
         for (int w = 0; w < p->workers; w++) heap_push(&workers, w);
         for (int placed = 0; placed < n; placed++) {
             if (nready == 0) {
@@ -338,25 +384,9 @@ static mrt_status place_critical_path(mrt_plan *p, const cp_graph *cg) {
             }
             p->tasks[t].worker = w;
             p->tasks[t].slot = slots[w]++;
-            /* the instances it completes, their events, the waiters those make ready: a
-             * waiter's ready time is the latest finish among its predecessors, and the tasks
-             * made ready join in task order (the order they had as successors, before) */
-            int nfresh = 0;
-            for (int f = cg->feed_first[t]; f < cg->feed_first[t + 1]; f++) {
-                const int inst = cg->feed[f];
-                if (finish[t] > inst_at[inst]) inst_at[inst] = finish[t];
-                if (--inst_left[inst]) continue;
-                for (int k = cg->inst_ev_first[inst]; k < cg->inst_ev_first[inst + 1]; k++) {
-                    const int e = cg->inst_ev[k];
-                    if (inst_at[inst] > ev_at[e]) ev_at[e] = inst_at[inst];
-                    if (--ev_left[e]) continue;
-                    for (int c = cg->cons_first[e]; c < cg->cons_first[e + 1]; c++) {
-                        const int s = cg->cons[c];
-                        if (ev_at[e] > ready_at[s]) ready_at[s] = ev_at[e];
-                        if (--missing[s] == 0) fresh[nfresh++] = s;
-                    }
-                }
-            }
+            /* the tasks it makes ready join in task order (the order they had as its
+             * successors, before the event graph) */
+            const int nfresh = cp_finish(cg, &run, t, finish[t], fresh);
             for (int a = 1; a < nfresh; a++) /* insertion sort: a few tasks */
                 for (int b = a; b > 0 && fresh[b - 1] > fresh[b]; b--) {
                     const int x = fresh[b];
@@ -368,9 +398,9 @@ static mrt_status place_critical_path(mrt_plan *p, const cp_graph *cg) {
             }
         }
     }
-    free(rank), free(finish), free(cost), free(ready_at), free(free_at), free(ev_rank), free(ev_at), free(inst_at);
-    free(inst_left), free(ev_left), free(missing), free(slots), free(ready), free(pos), free(pending.a), free(now.a), free(workers.a);
-    free(skipped), free(fresh);
+    cp_run_free(&run);
+    free(rank), free(finish), free(cost), free(free_at), free(ev_rank), free(slots), free(ready), free(pos);
+    free(skipped), free(fresh), free(pending.a), free(now.a), free(workers.a);
     return st;
 }
 
@@ -382,59 +412,43 @@ static mrt_status place_critical_path(mrt_plan *p, const cp_graph *cg) {
  * later of its worker's free time and its events' last publication, whatever order the
  * workers are visited in). A placement that deadlocks leaves the span of what could run. */
 static mrt_status estimate(mrt_plan *p, const cp_graph *cg) {
-    const int n = p->n_tasks, ne = p->n_events, L = p->max_len;
-    mrt_status st = MRT_OK;
-    double *ready_at = calloc((size_t)n + 1, sizeof(double)), *free_at = calloc((size_t)p->workers, sizeof(double));
-    double *ev_at = calloc((size_t)ne + 1, sizeof(double)), *inst_at = calloc((size_t)p->n_pubs + 1, sizeof(double));
-    int *ev_left = malloc(sizeof(int) * (size_t)(ne + 1)), *missing = calloc((size_t)n + 1, sizeof(int));
-    int *inst_left = malloc(sizeof(int) * (size_t)(p->n_pubs + 1));
-    int *head = calloc((size_t)p->workers, sizeof(int)), *at = malloc(sizeof(int) * ((size_t)p->workers * L + 1));
-    int *runnable = malloc(sizeof(int) * ((size_t)p->workers + 1)), nrun = 0; /* workers whose head can start */
-    if (!ready_at || !free_at || !ev_at || !inst_at || !ev_left || !missing || !inst_left || !head || !at || !runnable)
+    const int n = p->n_tasks, L = p->max_len;
+    cp_run r = {0};
+    mrt_status st = cp_run_init(p, cg, &r);
+    const size_t W = (size_t)p->workers;
+    double *free_at = calloc(W, sizeof(double));
+    int *head = calloc(W, sizeof(int)), *at = calloc(W * (size_t)L + 1, sizeof(int));
+    int *runnable = calloc(W + 1, sizeof(int)), nrun = 0; /* workers whose head can start */
+    int *fresh = calloc((size_t)n + 1, sizeof(int));
+    if (!st && (!free_at || !head || !at || !runnable || !fresh))
         st = mrt_fail(p->ctx, MRT_ERR_NOMEM, "estimate: out of memory");
     double span = 0;
     if (!st) {
         for (int i = 0; i < p->workers * L; i++) at[i] = -1;
         for (int t = 0; t < n; t++) at[p->tasks[t].worker * L + p->tasks[t].slot] = t;
-        memcpy(inst_left, cg->inst_feeders, sizeof(int) * (size_t)p->n_pubs);
-        for (int e = 0; e < ne; e++) ev_left[e] = p->events[e].n_prod;
-        for (int t = 0; t < n; t++)
-            for (int j = 0; j < p->tasks[t].n_wait; j++) missing[t] += ev_left[p->tasks[t].wait[j].event] > 0;
         for (int w = 0; w < p->workers; w++) {
             while (head[w] < L && at[w * L + head[w]] < 0) head[w]++;
-            if (head[w] < L && !missing[at[w * L + head[w]]]) runnable[nrun++] = w;
+            if (head[w] < L && !r.missing[at[w * L + head[w]]]) runnable[nrun++] = w;
         }
         while (nrun) {
             const int w = runnable[--nrun], t = at[w * L + head[w]];
-            const double start = free_at[w] > ready_at[t] ? free_at[w] : ready_at[t];
+            const double start = free_at[w] > r.ready_at[t] ? free_at[w] : r.ready_at[t];
             const double finish = start + mrt_task_cost_us(p, &p->tasks[t]);
             free_at[w] = finish;
             if (finish > span) span = finish;
-            for (int f = cg->feed_first[t]; f < cg->feed_first[t + 1]; f++) {
-                const int inst = cg->feed[f];
-                if (finish > inst_at[inst]) inst_at[inst] = finish;
-                if (--inst_left[inst]) continue;
-                for (int k = cg->inst_ev_first[inst]; k < cg->inst_ev_first[inst + 1]; k++) {
-                    const int e = cg->inst_ev[k];
-                    if (inst_at[inst] > ev_at[e]) ev_at[e] = inst_at[inst];
-                    if (--ev_left[e]) continue;
-                    for (int c = cg->cons_first[e]; c < cg->cons_first[e + 1]; c++) {
-                        const int s = cg->cons[c], ws = p->tasks[s].worker;
-                        if (ev_at[e] > ready_at[s]) ready_at[s] = ev_at[e];
-                        /* a waiter at its worker's head (not w's: w's head is t) can start */
-                        if (--missing[s] == 0 && ws != w && head[ws] < L && at[ws * L + head[ws]] == s)
-                            runnable[nrun++] = ws;
-                    }
-                }
+            const int nfresh = cp_finish(cg, &r, t, finish, fresh);
+            for (int a = 0; a < nfresh; a++) { /* a waiter at its worker's head (not w's: that is t) can start */
+                const int s = fresh[a], ws = p->tasks[s].worker;
+                if (ws != w && head[ws] < L && at[ws * L + head[ws]] == s) runnable[nrun++] = ws;
             }
             head[w]++;
             while (head[w] < L && at[w * L + head[w]] < 0) head[w]++;
-            if (head[w] < L && !missing[at[w * L + head[w]]]) runnable[nrun++] = w;
+            if (head[w] < L && !r.missing[at[w * L + head[w]]]) runnable[nrun++] = w;
         }
     }
     p->estimate_us = span;
-    free(ready_at), free(free_at), free(ev_left), free(missing), free(ev_at), free(inst_at), free(inst_left), free(head);
-    free(at), free(runnable);
+    cp_run_free(&r);
+    free(free_at), free(head), free(at), free(runnable), free(fresh);
     return st;
 }
 
@@ -454,7 +468,10 @@ static void count_queues(mrt_plan *p) {
 /* A placement by `policy`, its queue lengths and its step under the cost model. (The
  * dependencies by event are built for each placement: built once and kept over both of
  * auto's placements, they moved where glibc trims its heap, and a tuned build at M=16
- * KV=8192 took 63 page faults instead of 9, 1.9 ms against 1.3, on the session-55 VM.) */
+ * KV=8192 took 63 page faults instead of 9, 1.9 ms against 1.3, on the session-55 VM. Kept
+ * in scratch memory the context holds between builds, they left glibc's mmap threshold low
+ * and lowering's growing arrays mmapped: 184 faults a tuned build at M=128 KV=65536 against
+ * 63.) */
 static mrt_status place(mrt_plan *p, mrt_policy policy) {
     cp_graph cg = {0};
     mrt_status st = build_cp_graph(p, &cg);
