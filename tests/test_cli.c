@@ -57,6 +57,8 @@ int main(int argc, char **argv) {
         {"plan glm5-prefix --model gpt", "unknown model \"gpt\""},
         {"bench glm5-prefix --modes serial,serial", "--modes"},
         {"plan glm5-prefix --place", "--place needs a value"},
+        {"plan glm5-prefix --builds 0", "--builds needs an integer in 1..100000"},
+        {"run glm5-prefix --builds 2", "unknown option \"--builds\""}, /* plan's alone */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int rc = run(bad[i].args, out, sizeof out, err, sizeof err);
@@ -71,6 +73,13 @@ int main(int argc, char **argv) {
     CHECK(rc == 0 && strstr(out, "plan: 132 workers, roundrobin") && strstr(out, "--split D1=2") &&
               strstr(out, "--place D0=64-131,D2=64-131"),
           "`megartp plan` with --split and --place: exit %d, header names them (%.160s)", rc, out);
+    /* --builds: that many more builds, their mean and fastest (a time: only its form is checked) */
+    rc = run("plan glm5-prefix --m 4 --kv 300 --builds 3", out, sizeof out, err, sizeof err);
+    double mean = 0, fastest = 0;
+    const char *b = strstr(out, "builds: 3 more in this process, graph and plan: mean ");
+    CHECK(rc == 0 && b && sscanf(b, "builds: 3 more in this process, graph and plan: mean %lf us, fastest %lf us", &mean,
+                                 &fastest) == 2 && fastest > 0 && fastest <= mean,
+          "`megartp plan --builds 3`: exit %d, mean %.1f, fastest %.1f (%.120s)", rc, mean, fastest, b ? b : out);
     rc = run("plan glm5-prefix --place D0=9-3", out, sizeof out, err, sizeof err);
     CHECK(rc == 1 && strstr(err, "--place: D0: \"9-3\" is not LO-HI"), "`megartp plan --place D0=9-3`: exit %d, %.120s", rc, err);
     /* `run` prints the outputs' digest: the same seed the same digest (on another build too:

@@ -115,9 +115,14 @@ static const char *usage =
     "                   and that with the logits' chunk doubled up to 512 keys) and keeps\n"
     "                   the plan whose cost-model step is lowest; the plan line names\n"
     "                   what it changed, `plan` prints each tiling's step. Plans 2-3\n"
-    "                   tilings, verifies one: 2-4 ms against 1-2.5 untuned (one core)\n"
+    "                   tilings, verifies one: warm (--builds) 1.5-1.7 ms against 0.9\n"
+    "                   untuned at M=16 KV=8192 on a 2-core VM; a process's first build\n"
+    "                   5-11 ms (docs/ARCHITECTURE.md, \"Plan build time\")\n"
     "  --json           print one JSON object instead of the table (with every worker's\n"
     "                   queue, task by task)\n"
+    "  --builds N       plan: build the same plan N more times in this process (its graph\n"
+    "                   too) and print their mean and fastest build; a process's first\n"
+    "                   build also pays for its memory's first use (docs/ARCHITECTURE.md)\n"
     "trace:\n"
     "  -o FILE          Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
     "  --html FILE      self-contained HTML timeline (wheel zooms, drag pans)\n"
@@ -142,7 +147,7 @@ static const char *usage =
 
 typedef struct cli {
     const char *cmd, *model, *backend, *modes, *m_list, *json_out, *html_out;
-    int reps, copies;
+    int reps, copies, builds;
     glm5_shape shape;
     mrt_plan_opts plan;
     int json, interleavings, threads, cumulative;
@@ -224,6 +229,7 @@ static int parse(int argc, char **argv, cli *c) {
         else if (!strcmp(a, "--threads")) r = parse_int(a, v, 0, 1024, &c->threads), i++;
         else if (!strcmp(a, "--reps")) r = parse_int(a, v, 10, 100000, &c->reps), i++;
         else if (!strcmp(a, "--copies")) r = parse_int(a, v, 1, 16, &c->copies), i++;
+        else if (!strcmp(a, "--builds") && !strcmp(c->cmd, "plan")) r = parse_int(a, v, 1, 100000, &c->builds), i++;
         else if (!strcmp(a, "--modes")) {
             if (!modes_ok(v)) {
                 fprintf(stderr, "megartp: --modes: \"%s\": a comma list of serial, cmp and mega, each at most once\n",
@@ -610,10 +616,8 @@ static int cmd_trace(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
 static int cmd_plan(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     mrt_graph *g = NULL;
     mrt_plan *p = NULL;
-    double t0 = 0;
     mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
     if (!s) s = mrt_plan_build(g, &c->plan, &p);
-    (void)t0;
     if (s) {
         fprintf(stderr, "megartp plan: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
         mrt_graph_free(g);
@@ -626,6 +630,24 @@ static int cmd_plan(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     mrt_plan_print(p, stdout, c->json);
     mrt_plan_free(p);
     mrt_graph_free(g);
+    double sum = 0, best = 0;
+    for (int i = 0; i < c->builds; i++) { /* warm builds, the graph too (an engine rebuilds both) */
+        g = NULL, p = NULL;
+        const double t = mrt_now_us();
+        s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
+        if (!s) s = mrt_plan_build(g, &c->plan, &p);
+        const double us = mrt_now_us() - t;
+        mrt_plan_free(p);
+        mrt_graph_free(g);
+        if (s) {
+            fprintf(stderr, "megartp plan: --builds, build %d: %s: %s\n", i + 1, mrt_status_name(s), mrt_last_error(ctx));
+            return 1;
+        }
+        sum += us, best = i && best < us ? best : us;
+    }
+    if (c->builds && !c->json)
+        printf("builds: %d more in this process, graph and plan: mean %.1f us, fastest %.1f us\n", c->builds,
+               sum / c->builds, best);
     return 0;
 }
 
