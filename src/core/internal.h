@@ -263,9 +263,6 @@ struct mrt_plan {
 
 static inline const mrt_access *mrt_task_acc(const struct mrt_plan *p, const mrt_task *k) { return p->acc + k->acc0; }
 
-/* Publication instance of task `task` for its publication `pub`. */
-int mrt_plan_pubinst(const mrt_plan *p, int task, int pub);
-
 mrt_status mrt_lower(mrt_plan *p);    /* tiles -> tasks, groups, events (lower.c) */
 mrt_status mrt_schedule(mrt_plan *p); /* tasks -> queues and their cost-model step, estimate_us (schedule.c) */
 mrt_status mrt_encode(mrt_plan *p);   /* queues -> instruction tensor (isa.c) */

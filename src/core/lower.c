@@ -150,13 +150,6 @@ const mrt_tensor *mrt_tiler_tensor(mrt_tiler *t, int id) { return &t->p->tensors
 
 /* ---- publication instances ------------------------------------------------------------ */
 
-int mrt_plan_pubinst(const mrt_plan *p, int task, int pub) {
-    const mrt_task *k = &p->tasks[task];
-    if (pub < 0 || pub >= 8) return -1;
-    return k->group >= 0 && (k->group_pubs >> pub & 1u) ? p->group_inst[k->group * 8 + pub]
-                                                        : p->task_inst[task * 8 + pub];
-}
-
 /* Numbers the publication instances and indexes every tensor's writes by instance. A
  * group instance's writes are the first member's declaration: every member declares the
  * same finalizer writes, since any of them may be the one that performs them. */

@@ -190,12 +190,12 @@ typedef struct cp_run {
                                            waited events not yet complete */
 } cp_run;
 
-/* Nothing finished yet: a task waits for the events that have instances (one with none is
- * met from the start). */
 static void cp_run_free(cp_run *r) {
     free(r->inst_at), free(r->ev_at), free(r->ready_at), free(r->inst_left), free(r->ev_left), free(r->missing);
 }
 
+/* Nothing finished yet: a task waits for the events that have instances (one with none is
+ * met from the start). */
 static mrt_status cp_run_init(mrt_plan *p, const cp_graph *cg, cp_run *r) {
     const int n = p->n_tasks, ne = p->n_events, np = p->n_pubs;
     r->inst_at = calloc((size_t)np + 1, sizeof(double)), r->ev_at = calloc((size_t)ne + 1, sizeof(double));
@@ -473,12 +473,13 @@ static void count_queues(mrt_plan *p) {
  * and lowering's growing arrays mmapped: 184 faults a tuned build at M=128 KV=65536 against
  * 63.) */
 static mrt_status place(mrt_plan *p, mrt_policy policy) {
+    if (policy != MRT_POLICY_ROUNDROBIN && policy != MRT_POLICY_CRITICAL_PATH)
+        return mrt_fail(p->ctx, MRT_ERR_INVALID, "unknown placement policy %d", policy);
     cp_graph cg = {0};
     mrt_status st = build_cp_graph(p, &cg);
     memset(p->queue_len, 0, sizeof(int) * (size_t)p->workers); /* roundrobin counts slots in it */
-    if (!st && policy == MRT_POLICY_ROUNDROBIN) place_roundrobin(p);
-    else if (!st && policy == MRT_POLICY_CRITICAL_PATH) st = place_critical_path(p, &cg);
-    else if (!st) st = mrt_fail(p->ctx, MRT_ERR_INVALID, "unknown placement policy %d", policy);
+    if (!st && policy == MRT_POLICY_CRITICAL_PATH) st = place_critical_path(p, &cg);
+    else if (!st) place_roundrobin(p);
     if (!st) {
         count_queues(p), p->placed = policy;
         st = estimate(p, &cg);
