@@ -338,6 +338,14 @@ static void print_plan_opts(const cli *c, const mrt_plan *p) {
     printf("\n");
 }
 
+/* The command's graph at its shape and the plan of it under its options (*g and *p NULL-ed
+ * first; on an error either may be left for the caller to free). */
+static mrt_status build_plan(const cli *c, mrt_context *ctx, const glm5_config *cfg, mrt_graph **g, mrt_plan **p) {
+    *g = NULL, *p = NULL;
+    mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, g);
+    return s ? s : mrt_plan_build(*g, &c->plan, p);
+}
+
 /* One step on a GPU executor (serial, cmp or mega) against the naive reference, with the
  * device tolerances (docs/NUMERICS.md). */
 static int cmd_run_gpu(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
@@ -351,8 +359,7 @@ static int cmd_run_gpu(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     mrt_gpu_exec *x = NULL;
     glm5_host in = {0}, ref = {0}, out = {0};
     int rc = 1;
-    mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
-    if (!s) s = mrt_plan_build(g, &c->plan, &p);
+    mrt_status s = build_plan(c, ctx, cfg, &g, &p);
     if (!s) s = glm5_host_random(ctx, cfg, &c->shape, c->seed, &in);
     if (!s) s = glm5_host_clone(ctx, &in, &ref);
     if (!s) s = glm5_host_clone(ctx, &in, &out);
@@ -400,8 +407,7 @@ static int cmd_run(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     void *bufs[MRT_MAX_TENSORS] = {0};
     int rc = 1;
     double t0 = mrt_now_us(), t_ref = 0, t_exec = 0;
-    mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
-    if (!s) s = mrt_plan_build(g, &c->plan, &p);
+    mrt_status s = build_plan(c, ctx, cfg, &g, &p);
     if (!s) s = glm5_host_random(ctx, cfg, &c->shape, c->seed, &in);
     if (!s) s = glm5_host_clone(ctx, &in, &ref);
     if (!s) {
@@ -526,8 +532,7 @@ static int cmd_bench(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     mrt_graph *g = NULL;
     mrt_plan *p = NULL;
     glm5_host h = {0};
-    mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
-    if (!s) s = mrt_plan_build(g, &c->plan, &p);
+    mrt_status s = build_plan(c, ctx, cfg, &g, &p);
     if (!s) s = glm5_host_random(ctx, cfg, &c->shape, c->seed, &h);
     int rc = 1;
     if (s) fprintf(stderr, "megartp bench: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
@@ -571,8 +576,7 @@ static int cmd_trace(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     mrt_trace *tr = NULL;
     mrt_gpu_exec *x = NULL;
     int rc = 1;
-    mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
-    if (!s) s = mrt_plan_build(g, &c->plan, &p);
+    mrt_status s = build_plan(c, ctx, cfg, &g, &p);
     if (!s) s = glm5_host_random(ctx, cfg, &c->shape, c->seed, &h);
     if (!s && !(tr = mrt_trace_new(p, c->backend))) s = MRT_ERR_NOMEM;
     if (!s && cpu) {
@@ -616,8 +620,7 @@ static int cmd_trace(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
 static int cmd_plan(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     mrt_graph *g = NULL;
     mrt_plan *p = NULL;
-    mrt_status s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
-    if (!s) s = mrt_plan_build(g, &c->plan, &p);
+    mrt_status s = build_plan(c, ctx, cfg, &g, &p);
     if (s) {
         fprintf(stderr, "megartp plan: %s: %s\n", mrt_status_name(s), mrt_last_error(ctx));
         mrt_graph_free(g);
@@ -632,10 +635,8 @@ static int cmd_plan(const cli *c, mrt_context *ctx, const glm5_config *cfg) {
     mrt_graph_free(g);
     double sum = 0, best = 0;
     for (int i = 0; i < c->builds; i++) { /* warm builds, the graph too (an engine rebuilds both) */
-        g = NULL, p = NULL;
         const double t = mrt_now_us();
-        s = glm5_prefix_graph(ctx, cfg, &c->shape, &g);
-        if (!s) s = mrt_plan_build(g, &c->plan, &p);
+        s = build_plan(c, ctx, cfg, &g, &p);
         const double us = mrt_now_us() - t;
         mrt_plan_free(p);
         mrt_graph_free(g);
